@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+export const DEFAULT_DANGEROUS = [
+  'Delete', 'Send', 'Pay', 'Buy', 'Submit', 'Confirm', 'Publish', 'Merge', 'Uninstall',
+  'Format', 'Allow', 'Approve', 'Accept', 'Remove', 'Purchase',
+] as const;
+
+export const PolicyTier = z.enum(['view', 'click', 'full']);
+
+/** The one configuration schema. Every field has a default, so no file is needed. */
+export const ConfigSchema = z
+  .object({
+    compositor: z
+      .string()
+      .default('auto')
+      .describe('Compositor plugin to use: auto (detect), hyprland, sway, niri, or the id of a plugin. Env: HYPRUSE_COMPOSITOR.'),
+    readonly: z.boolean().default(false).describe('Only observation tools are available. Env: HYPRUSE_READONLY.'),
+    clipboard: z.boolean().default(false).describe('Enable the clipboard tool (never in read-only mode). Env: HYPRUSE_CLIPBOARD.'),
+    screenshot: z
+      .object({
+        mode: z.enum(['file', 'image']).default('file').describe('file: save under $XDG_RUNTIME_DIR/hypruse and return the path; image: return the image inline. Env: HYPRUSE_SCREENSHOT_MODE.'),
+        maxImageBytes: z.number().int().min(10000).default(700000).describe('Byte budget of an inline image (image mode). Env: HYPRUSE_MAX_IMAGE_BYTES.'),
+        maxImageEdge: z.number().int().min(64).default(1568).describe('Longest edge of an inline image in pixels (image mode). Env: HYPRUSE_MAX_IMAGE_EDGE.'),
+        keep: z.number().int().min(1).max(1000).default(20).describe('Screenshot files kept in file mode.'),
+        quality: z.number().int().min(1).max(100).default(90).describe('JPEG quality of the first rung.'),
+      })
+      .prefault({})
+      .describe('Screenshots and the image pipeline.'),
+    confine: z
+      .array(z.string())
+      .default([])
+      .describe('Confinement scopes: "launched", "class:NAME", "workspace:NAME". Empty = off. Env: HYPRUSE_CONFINE (comma list, e.g. "class:firefox,foot").'),
+    authGuard: z.enum(['off', 'on', 'strict']).default('on').describe('Refuse input into authentication dialogs; strict adds password fields. Env: HYPRUSE_AUTH_GUARD.'),
+    strict: z.boolean().default(false).describe('Refuse to act when the person moved the cursor or focus since hypruse last looked, or the observed window moved. Env: HYPRUSE_STRICT.'),
+    mark: z.boolean().default(false).describe('Tag windows hypruse launched (border rule) and show on-screen notices where supported. Env: HYPRUSE_MARK.'),
+    journal: z
+      .object({
+        path: z.string().nullable().default(null).describe('NDJSON journal path; null = off, "default" = $XDG_STATE_HOME/hypruse/journal.ndjson. Env: HYPRUSE_JOURNAL (1/true = default path, or a path).'),
+        text: z.boolean().default(false).describe('Record typed text verbatim (otherwise length + digest). Env: HYPRUSE_JOURNAL_TEXT.'),
+        maxBytes: z.number().int().min(0).default(8 * 1024 * 1024).describe('Rotate at this size, keeping one .1 generation; 0 = never. Env: HYPRUSE_JOURNAL_MAX_BYTES.'),
+      })
+      .prefault({})
+      .describe('The action journal.'),
+    dryRun: z.boolean().default(false).describe('Run every validation and guard, deliver nothing. Env: HYPRUSE_DRYRUN.'),
+    dangerous: z
+      .object({
+        extra: z.array(z.string()).default([]).describe('More control names that need the human to confirm (added to the built-in list, which cannot be emptied).'),
+      })
+      .prefault({})
+      .describe('Dangerous-action confirmation.'),
+    policy: z
+      .record(z.string(), PolicyTier)
+      .default({})
+      .describe('Per-app policy tier by window class: view < click < full. Classes not listed get `full`.'),
+    plugins: z.array(z.string()).default([]).describe('Third-party plugins: npm package names or paths relative to the config file.'),
+    a11y: z
+      .object({
+        timeoutMs: z.number().int().min(100).max(30000).default(2000).describe('Ceiling for one application call over AT-SPI.'),
+        maxNodes: z.number().int().min(10).max(100000).default(4000).describe('Stop walking a tree after this many nodes.'),
+      })
+      .prefault({})
+      .describe('Accessibility.'),
+    input: z
+      .object({
+        keyboard: z.enum(['auto', 'wire', 'wtype']).default('auto').describe('Keyboard path: in-process virtual keyboard (wire, needs fd passing), wtype, or auto. Env: HYPRUSE_KEYBOARD.'),
+      })
+      .prefault({})
+      .describe('Input delivery.'),
+    sequence: z
+      .object({
+        maxSteps: z.number().int().min(1).max(200).default(30),
+        maxSeconds: z.number().min(1).max(600).default(60),
+      })
+      .prefault({})
+      .describe('Limits of the sequence tool.'),
+  })
+  .strict();
+
+export type HypruseConfig = z.output<typeof ConfigSchema>;
+export type HypruseConfigInput = z.input<typeof ConfigSchema>;
+
+/** Types for hypruse.config.ts. */
+export function defineConfig(config: HypruseConfigInput): HypruseConfigInput {
+  return config;
+}
+
+export function defaultConfig(): HypruseConfig {
+  return ConfigSchema.parse({});
+}

@@ -1,0 +1,114 @@
+import type { Desktop, DesktopEvent, Window } from './desktop.js';
+import type { Point } from './geometry.js';
+
+/**
+ * What a compositor plugin can do. A tool checks the capability and, when it
+ * is absent, answers with a typed UnsupportedError naming the compositor and
+ * the reason (see `unsupportedReason`).
+ */
+export type CompositorCapability =
+  | 'layers'
+  | 'cursor.read'
+  | 'cursor.set'
+  | 'lock.read'
+  | 'tag'
+  | 'notify'
+  | 'binds'
+  | 'bind.run'
+  | 'launch'
+  | 'fullscreen'
+  | 'floating'
+  | 'close'
+  | 'move'
+  | 'focus'
+  | 'workspace'
+  | 'events'
+  | 'capture.toplevel';
+
+export interface CompositorEnv {
+  env: NodeJS.ProcessEnv;
+  /** XDG_RUNTIME_DIR, resolved (may come from /run/user/<uid>). */
+  runtimeDir: string | null;
+}
+
+/** The result of asking a plugin whether it can run here. */
+export type DetectResult = { ok: true; detail: string; env?: Record<string, string> } | { ok: false; reason: string };
+
+export interface EventSubscription extends AsyncIterable<DesktopEvent> {
+  /** Next event, or null when `timeoutMs` elapsed or the signal aborted. Throws if the stream died. */
+  next(timeoutMs: number, signal?: AbortSignal): Promise<DesktopEvent | null>;
+  close(): void;
+}
+
+export interface CloseOutcome {
+  /** closed: the close event arrived; still_open: the window is still there after the wait (it may be prompting); unconfirmed: no event stream to confirm. */
+  status: 'closed' | 'still_open' | 'unconfirmed';
+}
+
+export interface LaunchOptions {
+  workspace?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** extra environment for the child */
+  env?: Record<string, string>;
+}
+
+export interface LaunchResult {
+  pid: number | null;
+  window: Window | null;
+  /** The app ignored the workspace request and was moved there afterwards. */
+  relocated?: boolean;
+  note?: string;
+}
+
+export interface Bind {
+  combo: string;
+  /** dispatcher or command to run */
+  action: string;
+  arg: string;
+  description?: string;
+  /** submap (Hyprland) / mode (sway) */
+  mode?: string;
+  /** Set when the bind is defined in Lua and cannot be run by its dispatcher string. */
+  lua?: boolean;
+}
+
+export interface Compositor {
+  readonly id: string;
+  readonly displayName: string;
+  readonly capabilities: ReadonlySet<CompositorCapability>;
+  /** Why a capability is missing, in one line (for the typed unsupported error). */
+  unsupportedReason(cap: CompositorCapability): string;
+
+  version(): Promise<string>;
+  snapshot(signal?: AbortSignal): Promise<Desktop>;
+  /** Subscribed on the wire when the promise resolves: trigger actions after. */
+  subscribe(): Promise<EventSubscription>;
+
+  focusWindow(address: string): Promise<void>;
+  switchWorkspace(workspace: string): Promise<void>;
+  moveToWorkspace(address: string, workspace: string, silent: boolean): Promise<void>;
+  closeWindow(address: string, timeoutMs: number): Promise<CloseOutcome>;
+  toggleFullscreen(address: string | null): Promise<void>;
+  toggleFloating(address: string | null): Promise<void>;
+  /** Position the pointer at a global logical point. */
+  moveCursor(point: Point): Promise<void>;
+  launch(command: string, opts: LaunchOptions): Promise<LaunchResult>;
+  binds(): Promise<Bind[]>;
+  runBind(bind: Bind): Promise<string>;
+  /** true/false, or null when the compositor cannot tell. */
+  locked(): Promise<boolean | null>;
+  tagWindow(address: string, tag: string): Promise<void>;
+  /** Show a short on-screen notice, if supported. */
+  notify(message: string, ms: number): Promise<void>;
+  /** Install a compositor rule marking windows tagged `tag` (border colour); false if unsupported. */
+  installMarkRule(tag: string): Promise<boolean>;
+  dispose(): Promise<void>;
+}
+
+/** A compositor plugin's factory: detection is cheap and never throws. */
+export interface CompositorFactory {
+  readonly id: string;
+  detect(env: CompositorEnv): DetectResult | Promise<DetectResult>;
+  create(env: CompositorEnv): Compositor | Promise<Compositor>;
+}

@@ -1,0 +1,155 @@
+/**
+ * One error taxonomy for every adapter. The category alone decides the exit
+ * code (see `exitCodeFor`); the code is a stable dotted identifier documented
+ * in docs/errors.md (a test keeps the two in step).
+ */
+export type ErrorCategory = 'usage' | 'refused' | 'not_found' | 'unsupported' | 'cancelled' | 'error';
+
+export const ERROR_CODES = {
+  'usage.arguments': 'Tool arguments failed validation (the message names the field, what was given and what is accepted).',
+  'usage.verb': 'Unknown CLI verb or sub-command.',
+  'usage.flag': 'Unknown or malformed CLI flag.',
+  'usage.config': 'The configuration file or a HYPRUSE_* variable is invalid.',
+  'usage.address': 'A window address is malformed.',
+  'usage.workspace': 'A workspace name is malformed or unsafe.',
+  'usage.combo': 'A key combination could not be parsed.',
+  'usage.region': 'A region or size is malformed.',
+  'refused.readonly': 'Read-only mode: acting tools are not available.',
+  'refused.confine': 'Confinement: the target is outside the allowed scope.',
+  'refused.auth': 'Auth guard: an authentication dialog or password field is involved.',
+  'refused.lock': 'The session is locked.',
+  'refused.seat': 'Strict mode: the person moved the cursor or focus since hypruse last looked.',
+  'refused.stale': 'Strict mode: the window moved or resized since the coordinates were observed.',
+  'refused.layer': 'A launcher, lock screen or on-screen keyboard covers the point or holds the keyboard.',
+  'refused.dangerous': 'The control looks dangerous (Delete, Send, Pay, ...) and the human did not confirm.',
+  'refused.policy': 'The per-app policy tier does not allow this action on that window.',
+  'refused.bind': 'The key combination is a compositor binding; use use_bind.',
+  'refused.replay': 'The journal entry cannot be replayed safely.',
+  'refused.guard_failed': 'A trust layer failed unexpectedly, so the action was refused (fail closed).',
+  'not_found.window': 'No window with that address (or no active window).',
+  'not_found.workspace': 'No such workspace.',
+  'not_found.element': 'No accessibility element matched.',
+  'not_found.ambiguous': 'Several elements matched; candidates are returned, nothing was clicked.',
+  'not_found.tree': 'The application exposes no accessibility tree.',
+  'not_found.mark': 'No such mark; call marks first.',
+  'not_found.bind': 'No key binding with that combination.',
+  'not_found.timeout': 'wait_for timed out before the event happened.',
+  'not_found.launch': 'The launched process opened no window in time.',
+  'not_found.sequence': 'The sequence stopped early (unexpected desktop change or a failed step).',
+  'not_found.monitor': 'No such monitor.',
+  'not_found.clipboard': 'The clipboard is empty.',
+  'unsupported.capability': 'The compositor cannot do this (the message says why).',
+  'unsupported.compositor': 'No supported compositor was found.',
+  'error.compositor': 'The compositor IPC failed or answered with an error.',
+  'error.ipc_closed': 'The compositor socket closed mid-call.',
+  'error.events': 'The compositor event stream is unavailable.',
+  'error.wayland': 'The Wayland connection failed or the compositor sent a protocol error.',
+  'error.input': 'Input delivery failed.',
+  'error.capture': 'Screen capture failed.',
+  'error.image': 'Image encoding failed or the image cannot fit the size budget.',
+  'error.a11y': 'The accessibility bus failed or an app did not answer within the ceiling.',
+  'error.clipboard': 'The clipboard tools failed.',
+  'error.plugin': 'A plugin failed to load or register.',
+  'error.config': 'The configuration could not be read.',
+  'error.internal': 'An unexpected internal error.',
+  'error.journal': 'The journal could not be read or written.',
+  'cancelled.request': 'The client cancelled the call or the server is stopping.',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface HypruseErrorOptions {
+  hint?: string;
+  data?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class HypruseError extends Error {
+  readonly category: ErrorCategory;
+  readonly code: ErrorCode;
+  readonly hint?: string;
+  readonly data?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, opts: HypruseErrorOptions = {}) {
+    super(message, opts.cause !== undefined ? { cause: opts.cause } : undefined);
+    this.name = 'HypruseError';
+    this.code = code;
+    this.category = code.split('.')[0] as ErrorCategory;
+    this.hint = opts.hint;
+    this.data = opts.data;
+  }
+}
+
+export class UsageError extends HypruseError {
+  constructor(message: string, opts: HypruseErrorOptions & { code?: Extract<ErrorCode, `usage.${string}`> } = {}) {
+    super(opts.code ?? 'usage.arguments', message, opts);
+    this.name = 'UsageError';
+  }
+}
+
+export class TrustError extends HypruseError {
+  readonly layer: string;
+  constructor(opts: { layer: string; reason: string; hint?: string; code?: Extract<ErrorCode, `refused.${string}`>; data?: Record<string, unknown> }) {
+    super(opts.code ?? 'refused.guard_failed', `${opts.layer}: ${opts.reason}`, { hint: opts.hint, data: opts.data });
+    this.name = 'TrustError';
+    this.layer = opts.layer;
+  }
+}
+
+export class NotFoundError extends HypruseError {
+  constructor(code: Extract<ErrorCode, `not_found.${string}`>, message: string, opts: HypruseErrorOptions = {}) {
+    super(code, message, opts);
+    this.name = 'NotFoundError';
+  }
+}
+
+export class UnsupportedError extends HypruseError {
+  readonly compositor: string;
+  readonly capability: string;
+  constructor(compositor: string, capability: string, reason: string, hint?: string) {
+    super('unsupported.capability', `not supported on ${compositor}: ${capability} (${reason})`, { hint, data: { compositor, capability } });
+    this.name = 'UnsupportedError';
+    this.compositor = compositor;
+    this.capability = capability;
+  }
+}
+
+export class DryRunError extends HypruseError {
+  constructor(what: string) {
+    super('refused.guard_failed', `dry run: ${what} was about to be delivered; nothing was delivered`);
+    this.name = 'DryRunError';
+  }
+}
+
+export class CancelledError extends HypruseError {
+  constructor(message = 'cancelled') {
+    super('cancelled.request', message);
+    this.name = 'CancelledError';
+  }
+}
+
+/** Wrap anything thrown into a HypruseError (unknown errors become error.internal). */
+export function toHypruseError(err: unknown): HypruseError {
+  if (err instanceof HypruseError) return err;
+  if (err instanceof Error && err.name === 'AbortError') return new CancelledError();
+  const message = err instanceof Error ? err.message : String(err);
+  return new HypruseError('error.internal', message, { cause: err });
+}
+
+/** The one mapping from category to CLI exit code. */
+export function exitCodeFor(category: ErrorCategory): number {
+  switch (category) {
+    case 'usage':
+      return 2;
+    case 'refused':
+      return 3;
+    case 'not_found':
+      return 4;
+    default:
+      return 1;
+  }
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new CancelledError();
+}

@@ -1,0 +1,40 @@
+export type { Rect, Point } from './contracts/geometry.js';
+export type {
+  Monitor, Workspace, Window, LayerSurface, LayerKind, LayerLevel, Cursor, Desktop, DesktopEvent, DesktopEventType,
+} from './contracts/desktop.js';
+export type {
+  Compositor, CompositorCapability, CompositorEnv, CompositorFactory, DetectResult, EventSubscription, CloseOutcome,
+  LaunchOptions, LaunchResult, Bind,
+} from './contracts/compositor.js';
+export type { Input, PointerButton, KeyCombo } from './contracts/input.js';
+export type { Capture, CaptureTarget, Frame, Imaging, EncodeOptions, EncodedImage, MarkSpec } from './contracts/capture.js';
+export type {
+  Accessibility, A11yElement, A11yValue, A11yWindowQuery, A11yReadOptions, A11yReadResult,
+} from './contracts/accessibility.js';
+export type { Clipboard, ClipboardContent } from './contracts/clipboard.js';
+export type { ToolKind, Intent, ToolContext, ToolServices, ToolDefinition, AnyTool } from './contracts/tool.js';
+export { defineTool } from './contracts/tool.js';
+export type { TrustCall, TrustLayer, Next } from './contracts/trust.js';
+export { TRUST_ORDER } from './contracts/trust.js';
+export type { HyprusePlugin, PluginContext } from './contracts/plugin.js';
+export { PLUGIN_API_VERSION, definePlugin } from './contracts/plugin.js';
+export { Tokens } from './tokens.js';
+export type { Token } from './tokens.js';
+export type { Logger } from './logger.js';
+export { stderrLogger } from './logger.js';
+export {
+  HypruseError, UsageError, TrustError, NotFoundError, UnsupportedError, DryRunError, CancelledError,
+  ERROR_CODES, toHypruseError, exitCodeFor, throwIfAborted,
+} from './errors.js';
+export type { ErrorCategory, ErrorCode, HypruseErrorOptions } from './errors.js';
+export { ResultBuilder, result, COORDS_HINT, rectTuple } from './result.js';
+export type { ToolResult, ImageBlock, ImageMeta } from './result.js';
+export type { SessionState } from './session.js';
+export { newSession } from './session.js';
+export {
+  logicalSize, contains, intersects, intersection, center, layoutBounds, monitorAt, regionScale, pixelToGlobal,
+  globalToPixel, round6,
+} from './geometry.js';
+export { ConfigSchema, defineConfig, defaultConfig, DEFAULT_DANGEROUS, PolicyTier } from './config/schema.js';
+export type { HypruseConfig, HypruseConfigInput } from './config/schema.js';
+export { runtimeDir } from './runtime.js';

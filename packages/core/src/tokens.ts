@@ -1,0 +1,30 @@
+import type { Accessibility } from './contracts/accessibility.js';
+import type { Capture, Imaging } from './contracts/capture.js';
+import type { Clipboard } from './contracts/clipboard.js';
+import type { Compositor, CompositorFactory } from './contracts/compositor.js';
+import type { Input } from './contracts/input.js';
+import type { AnyTool } from './contracts/tool.js';
+import type { TrustLayer } from './contracts/trust.js';
+import type { HypruseConfig } from './config/schema.js';
+import type { Logger } from './logger.js';
+
+/** A typed injection token; the interface and its token share one name. */
+export type Token<T> = symbol & { readonly __type?: T };
+
+function token<T>(name: string): Token<T> {
+  return Symbol.for(`hypruse.${name}`) as Token<T>;
+}
+
+export const Tokens = {
+  Config: token<HypruseConfig>('Config'),
+  Logger: token<Logger>('Logger'),
+  CompositorFactory: token<CompositorFactory>('CompositorFactory'),
+  Compositor: token<Compositor>('Compositor'),
+  Input: token<Input>('Input'),
+  Capture: token<Capture>('Capture'),
+  Imaging: token<Imaging>('Imaging'),
+  Accessibility: token<Accessibility>('Accessibility'),
+  Clipboard: token<Clipboard>('Clipboard'),
+  ToolPlugin: token<AnyTool>('ToolPlugin'),
+  TrustLayer: token<TrustLayer>('TrustLayer'),
+} as const;

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { conditions: ['@hypruse/source'] },
+  ssr: { resolve: { conditions: ['@hypruse/source'], externalConditions: ['@hypruse/source'] } },
+  test: {
+    setupFiles: ['./tests/setup.ts'],
+    testTimeout: 30000,
+    hookTimeout: 60000,
+    fileParallelism: true,
+    maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['packages/*/test/**/*.test.ts', 'tests/arch/**/*.test.ts', 'tests/mcp/**/*.test.ts', 'tests/simulators/**/*.test.ts'] } },
+      { extends: true, test: { name: 'desktop', include: ['tests/contract/**/*.test.ts', 'tests/e2e/**/*.test.ts', 'tests/faults/**/*.test.ts'], fileParallelism: false } },
+    ],
+  },
+});
