@@ -67,6 +67,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject> {
   output?: z.ZodType;
   /** Destructive acting tools (close, clipboard write) get destructiveHint. */
   destructive?: boolean;
+  /** The listed name on a given compositor (e.g. `hypr` on Hyprland, `wm` elsewhere). */
+  nameFor?(compositorId: string | null): string;
   /** Listed only when this config switch is on (clipboard). */
   optIn?: 'clipboard';
   /** Name of the CLI positional sub-verb field (e.g. `action`), and other positional fields in order. */

@@ -12,7 +12,8 @@ export interface TrustCall {
   readonly args: Record<string, unknown>;
   /** Arguments as the caller sent them (for the journal). */
   readonly rawArgs: Record<string, unknown>;
-  readonly intent: Intent | null;
+  /** What the call will touch (memoized; resolving may throw, e.g. an unknown window). null for observations. */
+  intent(): Promise<Intent | null>;
   readonly config: HypruseConfig;
   readonly session: SessionState;
   readonly services: ToolServices;

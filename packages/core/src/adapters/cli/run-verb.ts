@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import type { Pipeline } from '../../pipeline/pipeline.js';
+import { exitCodeFor, toHypruseError, HypruseError } from '../../errors.js';
+import { errorText, resultJson, resultText } from '../render.js';
+import { parseVerbArgs } from './args.js';
+import { verbHelp } from './schema.js';
+
+export interface VerbIO {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  stdin: () => string;
+  signal?: AbortSignal;
+}
+
+export const defaultIO: VerbIO = {
+  out: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
+  err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+  stdin: () => readFileSync(0, 'utf8').replace(/\n$/, ''),
+};
+
+/** Run one tool as a shell verb: same pipeline, text or --json output, exit codes 0/1/2/3/4. */
+export async function runVerb(pipeline: Pipeline, verb: string, argv: string[], io: VerbIO = defaultIO): Promise<number> {
+  let json = argv.includes('--json');
+  try {
+    const tool = pipeline.registry.get(verb);
+    const name = pipeline.registry.nameOf(tool);
+    const { args, flags } = parseVerbArgs(tool, argv, io.stdin);
+    json = flags.json;
+    if (flags.help) {
+      io.out(verbHelp(tool, name));
+      return 0;
+    }
+    const r = await pipeline.call(name, args, {
+      dryRun: flags.dryRun,
+      signal: io.signal,
+      progress: (m) => io.err(`hypruse: ${m}`),
+    });
+    if (json) io.out(JSON.stringify({ ok: true, tool: name, result: resultJson(r) }));
+    else io.out(resultText(r));
+    return 0;
+  } catch (err) {
+    const e: HypruseError = toHypruseError(err);
+    if (json) io.out(JSON.stringify({ ok: false, tool: verb, error: { category: e.category, code: e.code, message: e.message, hint: e.hint ?? null, ...(e.data ? { data: e.data } : {}) } }));
+    io.err(`hypruse: ${errorText(e)}`);
+    return exitCodeFor(e.category);
+  }
+}

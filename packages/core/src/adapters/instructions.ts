@@ -1,0 +1,26 @@
+/** Server instructions sent to agents (MCP `instructions`); the read-only text never mentions acting tools. */
+export function serverInstructions(opts: { readonly: boolean; dryRun: boolean; wmName: string; compositor: string | null }): string {
+  const where = opts.compositor ? `This desktop runs ${opts.compositor}. ` : '';
+  if (opts.readonly) {
+    return [
+      `hypruse lets you observe a Wayland desktop. ${where}This session is read-only: you can look, not act.`,
+      '1. Call `desktop` first: monitors, workspaces, windows (with their `address`), the active window, layer surfaces.',
+      '2. Read applications through `ui` (controls, names, values, click points) before any screenshot; `marks` draws numbered marks on a window capture.',
+      '3. Use `screenshot` and `zoom` when an app exposes no accessibility tree. Coordinates: global = geometry[:2] + image_pixel / scale.',
+      '4. `binds` lists the key bindings; `wait_for` waits for a compositor event instead of sleeping.',
+    ].join('\n');
+  }
+  return [
+    `hypruse gives you native control of a Wayland desktop. ${where}`,
+    '1. Call `desktop` first: monitors, workspaces, windows (with their `address`), the active window, layer surfaces (layers are not windows).',
+    `2. Manage windows and workspaces through \`${opts.wmName}\` and \`launch\` (it returns the new window's address), not through keys.`,
+    '3. Semantic first: `ui` lists a window\'s controls with names, values and click points; `click_ui` clicks by name (or by the number from `marks`). Try it before estimating pixels.',
+    '4. Vision last: `screenshot` and `zoom` when an app exposes no tree. Coordinates: global = geometry[:2] + image_pixel / scale. Estimate, zoom, re-estimate, then click.',
+    '5. `keyboard` types text or presses combos; always pass `window` on a shared seat. Compositor bindings cannot be triggered by keys: use `binds` and `use_bind`.',
+    '6. Pass `then` (`desktop`, `screenshot`, `ui`) on acting tools to see the result in the same call; `wait_for` waits on real compositor events; `sequence` runs a short plan and stops when the desktop changes unexpectedly.',
+    '7. Some actions are refused by trust layers (read-only, confinement, auth dialogs, locked session, dangerous controls): the refusal names the layer and what would lift it. Ask the person; never work around a refusal.',
+    opts.dryRun ? '8. DRY RUN: nothing you do is delivered; results say what would have happened.' : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}

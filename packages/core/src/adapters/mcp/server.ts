@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { AnyTool } from '../../contracts/tool.js';
+import type { Pipeline } from '../../pipeline/pipeline.js';
+import type { ToolResult } from '../../result.js';
+import type { HypruseConfig } from '../../config/schema.js';
+import { toHypruseError } from '../../errors.js';
+import { errorText, resultJson } from '../render.js';
+import { serverInstructions } from '../instructions.js';
+
+export interface McpServerOptions {
+  name: string;
+  version: string;
+  pipeline: Pipeline;
+  config: HypruseConfig;
+  compositor: string | null;
+}
+
+type Content = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
+
+/** JSON schema of a tool's input as listed to clients. */
+export function inputJsonSchema(tool: AnyTool): Record<string, unknown> {
+  const js = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete js.$schema;
+  return js;
+}
+
+export function outputJsonSchema(tool: AnyTool): Record<string, unknown> {
+  if (!tool.output) return { type: 'object', additionalProperties: true };
+  const js = z.toJSONSchema(tool.output, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete js.$schema;
+  return js;
+}
+
+/** Annotations are derived from `kind` (and `destructive`), never hand-written. */
+export function annotationsFor(tool: AnyTool, title: string) {
+  const observe = tool.kind === 'observe';
+  return {
+    title,
+    readOnlyHint: observe,
+    destructiveHint: observe ? false : Boolean(tool.destructive),
+    idempotentHint: observe,
+    openWorldHint: false,
+  };
+}
+
+function contentOf(r: ToolResult, prefix?: string): Content[] {
+  const out: Content[] = [];
+  r.text.forEach((t, i) => out.push({ type: 'text', text: i === 0 && prefix ? `${prefix}${t}` : t }));
+  if (r.image) out.push({ type: 'image', data: r.image.data.toString('base64'), mimeType: r.image.mime });
+  if (r.observation) out.push(...contentOf(r.observation, 'then: '));
+  return out;
+}
+
+/**
+ * The MCP skin: the only module that imports the SDK. Tools are listed with
+ * their JSON schemas and derived annotations; calls go through the pipeline;
+ * every error is caught here so category, code and hint survive.
+ */
+export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
+  const { Server } = await import('@modelcontextprotocol/sdk/server/index.js');
+  const { ListToolsRequestSchema, CallToolRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const { pipeline, config } = opts;
+  const registry = pipeline.registry;
+  const wm = registry.find('hypr');
+  const server = new Server(
+    { name: opts.name, version: opts.version },
+    {
+      capabilities: { tools: { listChanged: false }, logging: {} },
+      instructions: serverInstructions({
+        readonly: config.readonly,
+        dryRun: config.dryRun,
+        wmName: wm ? registry.nameOf(wm) : 'wm',
+        compositor: opts.compositor,
+      }),
+    },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: registry.listed(config).map((tool) => {
+      const name = registry.nameOf(tool);
+      const description = config.readonly ? (tool.readonlyDescription ?? tool.description) : tool.description;
+      return {
+        name,
+        title: tool.title,
+        description,
+        inputSchema: inputJsonSchema(tool) as { type: 'object'; [k: string]: unknown },
+        outputSchema: outputJsonSchema(tool) as { type: 'object'; [k: string]: unknown },
+        annotations: annotationsFor(tool, tool.title),
+      };
+    }),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    const progressToken = request.params._meta?.progressToken;
+    let progressCount = 0;
+    const canElicit = Boolean(server.getClientCapabilities()?.elicitation);
+    try {
+      const r = await pipeline.call(name, (request.params.arguments ?? {}) as Record<string, unknown>, {
+        signal: extra.signal,
+        progress: (message) => {
+          if (progressToken === undefined) return;
+          void extra
+            .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++progressCount, message } })
+            .catch(() => undefined);
+        },
+        confirm: canElicit
+          ? async (message) => {
+              const answer = await server.elicitInput({
+                message,
+                requestedSchema: {
+                  type: 'object',
+                  properties: { confirm: { type: 'boolean', title: 'Allow this action', description: message } },
+                  required: ['confirm'],
+                },
+              });
+              return answer.action === 'accept' && answer.content?.confirm === true;
+            }
+          : undefined,
+      });
+      return { content: contentOf(r), structuredContent: resultJson(r) };
+    } catch (err) {
+      const e = toHypruseError(err);
+      return {
+        isError: true,
+        content: [{ type: 'text' as const, text: errorText(e) }],
+        // not structuredContent: clients validate it against the tool's outputSchema even on errors
+        _meta: { 'hypruse/error': { category: e.category, code: e.code, message: e.message, hint: e.hint ?? null, ...(e.data ? { data: e.data } : {}) } },
+      };
+    }
+  });
+  return server;
+}
+
+/** Serve over stdio until stdin closes. Resolves when the transport closes. */
+export async function serveStdio(server: Server): Promise<void> {
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const transport = new StdioServerTransport();
+  await new Promise<void>((resolve, reject) => {
+    transport.onclose = () => resolve();
+    server.onclose = () => resolve();
+    server.connect(transport).catch(reject);
+    process.stdin.on('end', () => resolve());
+  });
+}

@@ -1,0 +1,81 @@
+import type { Compositor, CompositorCapability, CompositorEnv, CompositorFactory } from './contracts/compositor.js';
+import { HypruseError } from './errors.js';
+
+export interface Selection {
+  factory: CompositorFactory | null;
+  detail: string;
+  /** Why each plugin declined (or was not asked). */
+  reasons: Array<{ id: string; reason: string }>;
+}
+
+/**
+ * Choose the compositor: the configured id (config/HYPRUSE_COMPOSITOR), else
+ * the first plugin whose detection succeeds. Environment variables are tried
+ * before runtime-dir discovery by each plugin's own detect().
+ */
+export async function selectCompositor(factories: CompositorFactory[], env: CompositorEnv, wanted: string): Promise<Selection> {
+  const reasons: Selection['reasons'] = [];
+  if (wanted && wanted !== 'auto') {
+    const f = factories.find((x) => x.id === wanted);
+    if (!f) {
+      return { factory: null, detail: '', reasons: [{ id: wanted, reason: `no compositor plugin "${wanted}" is installed (installed: ${factories.map((x) => x.id).join(', ') || 'none'})` }] };
+    }
+    const d = await safeDetect(f, env);
+    if (d.ok) return { factory: f, detail: d.detail, reasons };
+    return { factory: null, detail: '', reasons: [{ id: f.id, reason: d.reason }] };
+  }
+  for (const f of factories) {
+    const d = await safeDetect(f, env);
+    if (d.ok) return { factory: f, detail: d.detail, reasons };
+    reasons.push({ id: f.id, reason: d.reason });
+  }
+  return { factory: null, detail: '', reasons };
+}
+
+async function safeDetect(f: CompositorFactory, env: CompositorEnv) {
+  try {
+    return await f.detect(env);
+  } catch (err) {
+    return { ok: false as const, reason: `detection failed: ${(err as Error).message}` };
+  }
+}
+
+export function noCompositorError(reasons: Selection['reasons']): HypruseError {
+  const lines = reasons.map((r) => `${r.id}: ${r.reason}`).join('; ');
+  return new HypruseError('unsupported.compositor', `no supported compositor found (${lines || 'no compositor plugins installed'})`, {
+    hint: 'run hypruse inside a Hyprland, sway or niri session (or set HYPRUSE_COMPOSITOR and the compositor socket variables); `hypruse doctor` explains',
+    data: { reasons },
+  });
+}
+
+/** Stands in when no compositor was found: every call explains why. */
+export class UnavailableCompositor implements Compositor {
+  readonly id = 'none';
+  readonly displayName = 'no compositor';
+  readonly capabilities: ReadonlySet<CompositorCapability> = new Set();
+  constructor(private readonly reasons: Selection['reasons']) {}
+  unsupportedReason(): string {
+    return 'no compositor was found';
+  }
+  private fail(): never {
+    throw noCompositorError(this.reasons);
+  }
+  version = async () => this.fail();
+  snapshot = async () => this.fail();
+  subscribe = async () => this.fail();
+  focusWindow = async () => this.fail();
+  switchWorkspace = async () => this.fail();
+  moveToWorkspace = async () => this.fail();
+  closeWindow = async () => this.fail();
+  toggleFullscreen = async () => this.fail();
+  toggleFloating = async () => this.fail();
+  moveCursor = async () => this.fail();
+  launch = async () => this.fail();
+  binds = async () => this.fail();
+  runBind = async () => this.fail();
+  locked = async () => this.fail();
+  tagWindow = async () => this.fail();
+  notify = async () => this.fail();
+  installMarkRule = async () => this.fail();
+  dispose = async () => undefined;
+}

@@ -1,0 +1,111 @@
+import { UsageError } from '../errors.js';
+
+/** One documented table of every HYPRUSE_* variable. `path` is the config key it overrides (null = not a config key). */
+export interface EnvVarSpec {
+  name: string;
+  path: string | null;
+  accepted: string;
+  description: string;
+  parse?: (raw: string) => unknown;
+}
+
+const TRUE = new Set(['1', 'true', 'yes', 'on']);
+const FALSE = new Set(['', '0', 'false', 'no', 'off']);
+
+function bool(name: string) {
+  return (raw: string): boolean => {
+    const v = raw.trim().toLowerCase();
+    if (TRUE.has(v)) return true;
+    if (FALSE.has(v)) return false;
+    throw new UsageError(`${name}=${JSON.stringify(raw)} is not a switch; accepted: 1/true/yes/on or 0/false/no/off/empty`, { code: 'usage.config' });
+  };
+}
+
+function int(name: string, min: number) {
+  return (raw: string): number => {
+    const v = raw.trim();
+    if (!/^\d+$/.test(v) || Number(v) < min) {
+      throw new UsageError(`${name}=${JSON.stringify(raw)} is not a whole number >= ${min}`, { code: 'usage.config' });
+    }
+    return Number(v);
+  };
+}
+
+function oneOf(name: string, values: string[]) {
+  return (raw: string): string => {
+    if (!values.includes(raw)) {
+      throw new UsageError(`${name}=${JSON.stringify(raw)} is not accepted; accepted: ${values.join(', ')}`, { code: 'usage.config' });
+    }
+    return raw;
+  };
+}
+
+/** `launched`, `class:a,b`, `workspace:3,special:notes`: bare items continue the previous kind. */
+export function parseConfine(raw: string): string[] {
+  const out: string[] = [];
+  let kind: 'class' | 'workspace' | null = null;
+  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^(class|workspace):(.*)$/.exec(part);
+    if (part === 'launched') {
+      out.push('launched');
+      kind = null;
+    } else if (m) {
+      kind = m[1] as 'class' | 'workspace';
+      if (!m[2]) throw new UsageError(`HYPRUSE_CONFINE: "${part}" names no ${kind}`, { code: 'usage.config' });
+      out.push(`${kind}:${m[2]}`);
+    } else if (kind) {
+      out.push(`${kind}:${part}`);
+    } else {
+      throw new UsageError(
+        `HYPRUSE_CONFINE: "${part}" is not a scope; accepted: launched, class:NAME[,NAME...], workspace:NAME[,NAME...]`,
+        { code: 'usage.config' },
+      );
+    }
+  }
+  return out;
+}
+
+export function parseAuthGuard(raw: string): 'off' | 'on' | 'strict' {
+  const v = raw.trim().toLowerCase();
+  if (FALSE.has(v)) return 'off';
+  if (['strict', '2', 'field', 'fields'].includes(v)) return 'strict';
+  return 'on';
+}
+
+export function parseJournal(raw: string): string | null {
+  const v = raw.trim();
+  if (TRUE.has(v.toLowerCase())) return 'default';
+  if (FALSE.has(v.toLowerCase())) return null;
+  return v;
+}
+
+export const ENV_VARS: EnvVarSpec[] = [
+  { name: 'HYPRUSE_CONFIG', path: null, accepted: 'a file path', description: 'Use this config file instead of searching.' },
+  { name: 'HYPRUSE_COMPOSITOR', path: 'compositor', accepted: 'auto, hyprland, sway, niri, or a plugin id', description: 'Force the compositor plugin.', parse: (r) => r.trim() || 'auto' },
+  { name: 'HYPRUSE_READONLY', path: 'readonly', accepted: '1/true/yes/on | 0/false/no/off', description: 'Only observation tools.', parse: bool('HYPRUSE_READONLY') },
+  { name: 'HYPRUSE_CLIPBOARD', path: 'clipboard', accepted: '1/true/yes/on | 0/false/no/off', description: 'Enable the clipboard tool.', parse: bool('HYPRUSE_CLIPBOARD') },
+  { name: 'HYPRUSE_SCREENSHOT_MODE', path: 'screenshot.mode', accepted: 'file | image', description: 'Screenshots as files (default) or inline images.', parse: oneOf('HYPRUSE_SCREENSHOT_MODE', ['file', 'image']) },
+  { name: 'HYPRUSE_MAX_IMAGE_BYTES', path: 'screenshot.maxImageBytes', accepted: 'whole number of bytes >= 10000', description: 'Byte budget of inline images.', parse: int('HYPRUSE_MAX_IMAGE_BYTES', 10000) },
+  { name: 'HYPRUSE_MAX_IMAGE_EDGE', path: 'screenshot.maxImageEdge', accepted: 'whole number of pixels >= 64', description: 'Longest edge of inline images.', parse: int('HYPRUSE_MAX_IMAGE_EDGE', 64) },
+  { name: 'HYPRUSE_CONFINE', path: 'confine', accepted: 'launched | class:A,B | workspace:N,M (comma list)', description: 'Confine acting to these windows.', parse: parseConfine },
+  { name: 'HYPRUSE_AUTH_GUARD', path: 'authGuard', accepted: 'off: 0/false/no/off/empty; strict: strict/2/field/fields; anything else: on', description: 'Authentication-dialog guard.', parse: parseAuthGuard },
+  { name: 'HYPRUSE_STRICT', path: 'strict', accepted: '1/true/yes/on | 0/false/no/off', description: 'Seat and stale-observation guard.', parse: bool('HYPRUSE_STRICT') },
+  { name: 'HYPRUSE_MARK', path: 'mark', accepted: '1/true/yes/on | 0/false/no/off', description: 'Mark agent-owned windows and show notices.', parse: bool('HYPRUSE_MARK') },
+  { name: 'HYPRUSE_JOURNAL', path: 'journal.path', accepted: '1/true/yes/on (default path), 0/false/no/off, or a file path', description: 'Action journal.', parse: parseJournal },
+  { name: 'HYPRUSE_JOURNAL_TEXT', path: 'journal.text', accepted: '1/true/yes/on | 0/false/no/off', description: 'Record typed text verbatim.', parse: bool('HYPRUSE_JOURNAL_TEXT') },
+  { name: 'HYPRUSE_JOURNAL_MAX_BYTES', path: 'journal.maxBytes', accepted: 'whole number of bytes (0 = never rotate)', description: 'Journal rotation size.', parse: int('HYPRUSE_JOURNAL_MAX_BYTES', 0) },
+  { name: 'HYPRUSE_DRYRUN', path: 'dryRun', accepted: '1/true/yes/on | 0/false/no/off', description: 'Rehearse: deliver nothing.', parse: bool('HYPRUSE_DRYRUN') },
+  { name: 'HYPRUSE_KEYBOARD', path: 'input.keyboard', accepted: 'auto | wire | wtype', description: 'Keyboard delivery path.', parse: oneOf('HYPRUSE_KEYBOARD', ['auto', 'wire', 'wtype']) },
+  { name: 'HYPRUSE_LOG', path: null, accepted: 'debug | info | warn | error', description: 'Log level on stderr.' },
+];
+
+/** Overrides from the environment as `{ path, value, var }`. Throws UsageError naming the variable. */
+export function envOverrides(env: NodeJS.ProcessEnv): Array<{ path: string; value: unknown; variable: string }> {
+  const out: Array<{ path: string; value: unknown; variable: string }> = [];
+  for (const spec of ENV_VARS) {
+    const raw = env[spec.name];
+    if (raw === undefined || spec.path === null || !spec.parse) continue;
+    out.push({ path: spec.path, value: spec.parse(raw), variable: spec.name });
+  }
+  return out;
+}

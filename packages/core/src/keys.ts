@@ -1,0 +1,120 @@
+/**
+ * The key-combination grammar shared by every input backend and tool.
+ *
+ * `+`-separated parts, whitespace around parts ignored. Every part before the
+ * last must be a modifier (case-insensitive): ctrl/control, shift, alt,
+ * super/meta/win/cmd/logo (-> logo), altgr. The last part is either a
+ * modifier (a bare modifier tap, `key: null`) or a key:
+ *   - aliases (case-insensitive): enter/return, esc/escape, tab, space,
+ *     backspace, delete/del, insert/ins, home, end, pgup/pageup,
+ *     pgdn/pagedown, up, down, left, right, menu;
+ *   - f1..f35 (case-insensitive) -> F1..F35;
+ *   - a single character, literally (`a`, `A`, `/`, `é`);
+ *   - any other XKB keysym name, case-sensitively (`XF86AudioPlay`, `KP_Enter`).
+ * A literal `+` key is written `plus`.
+ */
+import type { KeyCombo } from './contracts/input.js';
+import { UsageError } from './errors.js';
+
+export type Modifier = KeyCombo['modifiers'][number];
+
+const MODIFIERS: Record<string, Modifier> = {
+  ctrl: 'ctrl',
+  control: 'ctrl',
+  shift: 'shift',
+  alt: 'alt',
+  super: 'logo',
+  meta: 'logo',
+  win: 'logo',
+  cmd: 'logo',
+  logo: 'logo',
+  altgr: 'altgr',
+};
+
+const KEY_ALIASES: Record<string, string> = {
+  enter: 'Return',
+  return: 'Return',
+  esc: 'Escape',
+  escape: 'Escape',
+  tab: 'Tab',
+  space: 'space',
+  backspace: 'BackSpace',
+  delete: 'Delete',
+  del: 'Delete',
+  insert: 'Insert',
+  ins: 'Insert',
+  home: 'Home',
+  end: 'End',
+  pgup: 'Page_Up',
+  pageup: 'Page_Up',
+  page_up: 'Page_Up',
+  pgdn: 'Page_Down',
+  pagedown: 'Page_Down',
+  page_down: 'Page_Down',
+  up: 'Up',
+  down: 'Down',
+  left: 'Left',
+  right: 'Right',
+  menu: 'Menu',
+};
+
+const ACCEPTED =
+  'accepted: modifiers ctrl, shift, alt, super (meta/win/cmd), altgr joined with "+" to one key: ' +
+  'enter, esc, tab, space, backspace, delete, insert, home, end, pgup, pgdn, up, down, left, right, f1..f35, ' +
+  'a single character, or an XKB keysym name such as XF86AudioPlay (write "plus" for the + key)';
+
+function fail(source: string, why: string): never {
+  throw new UsageError(`cannot parse key combination ${JSON.stringify(source)}: ${why}`, {
+    code: 'usage.combo',
+    hint: `${ACCEPTED}; examples: "ctrl+a", "ctrl+shift+t", "Return", "super", "alt+F4"`,
+  });
+}
+
+/** Normalize one key part (the last part of a combo) to an XKB keysym name. */
+function keyName(part: string, source: string): string {
+  const lower = part.toLowerCase();
+  const alias = KEY_ALIASES[lower];
+  if (alias) return alias;
+  const f = /^f(\d{1,2})$/i.exec(part);
+  if (f) {
+    const n = Number(f[1]);
+    if (n < 1 || n > 35 || f[1].startsWith('0')) fail(source, `no function key ${JSON.stringify(part)} (F1..F35 exist)`);
+    return `F${n}`;
+  }
+  if ([...part].length === 1) return part;
+  if (/^[A-Za-z][A-Za-z0-9_]*$/.test(part)) return part;
+  return fail(source, `${JSON.stringify(part)} is not a key name`);
+}
+
+export function parseCombo(source: string): KeyCombo {
+  if (typeof source !== 'string' || source.trim() === '') fail(String(source), 'it is empty');
+  const parts = source.split('+').map((p) => p.trim());
+  parts.forEach((p, i) => {
+    if (p === '') {
+      const where = parts.length === 1 ? '' : i === parts.length - 1 ? ' (a trailing "+"; write "plus" for the + key)' : ` (part ${i + 1} is empty)`;
+      fail(source, `empty part${where}`);
+    }
+  });
+  const modifiers: Modifier[] = [];
+  const addModifier = (m: Modifier, raw: string) => {
+    if (modifiers.includes(m)) fail(source, `modifier ${JSON.stringify(raw)} is given twice`);
+    modifiers.push(m);
+  };
+  for (const part of parts.slice(0, -1)) {
+    const m = MODIFIERS[part.toLowerCase()];
+    if (!m) fail(source, `${JSON.stringify(part)} is not a modifier (only the last part may be a key)`);
+    addModifier(m, part);
+  }
+  const last = parts[parts.length - 1];
+  const lastMod = MODIFIERS[last.toLowerCase()];
+  if (lastMod) {
+    addModifier(lastMod, last);
+    return { modifiers, key: null, source };
+  }
+  return { modifiers, key: keyName(last, source), source };
+}
+
+/** The canonical text of a combo (`ctrl+shift+t`), for messages and the journal. */
+export function formatCombo(combo: KeyCombo): string {
+  return [...combo.modifiers, ...(combo.key === null ? [] : [combo.key])].join('+');
+}

@@ -1,0 +1,30 @@
+// Bundles the distribution (our workspace packages inlined, npm dependencies
+// external) into packages/hypruse/dist with code splitting, so heavy modules
+// (MCP SDK, sharp, dbus-next) load only on the paths that need them.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const pkgDir = join(here, '..');
+const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})];
+
+const t0 = Date.now();
+await build({
+  entryPoints: { bin: join(pkgDir, 'src/bin.ts'), index: join(pkgDir, 'src/index.ts') },
+  outdir: join(pkgDir, 'dist'),
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  conditions: ['@hypruse/source'],
+  external: [...external, ...external.map((e) => `${e}/*`)],
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  define: { __HYPRUSE_VERSION__: JSON.stringify(pkg.version) },
+  banner: { js: "import { createRequire as __hypruseCreateRequire } from 'node:module'; const require = __hypruseCreateRequire(import.meta.url);" },
+});
+console.error(`hypruse: built packages/hypruse/dist in ${Date.now() - t0} ms`);

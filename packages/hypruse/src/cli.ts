@@ -1,0 +1,90 @@
+import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { errorText, exitCodeFor, runVerb, toHypruseError } from '@hypruse/core';
+import { COMMANDS } from './commands/index.js';
+import { createSession } from './session.js';
+import { VERSION } from './version.js';
+
+async function help(): Promise<string> {
+  const lines = [
+    `hypruse ${VERSION}: native Wayland desktop control for AI agents (MCP server and shell verbs)`,
+    '',
+    'Usage:',
+    '  hypruse                    run the MCP server on stdio (also: hypruse serve)',
+    '  hypruse <verb> [action] [--flags] [--json] [--dry-run]',
+    '  hypruse <verb> --help      flags of one verb',
+    '',
+    'Verbs (tools):',
+  ];
+  try {
+    const s = await createSession({ source: 'cli', noCompositor: true });
+    for (const t of s.registry.all()) {
+      const name = s.registry.nameOf(t);
+      lines.push(`  ${name.padEnd(12)} ${t.kind === 'observe' ? '[observe]' : '[act]    '} ${t.title}`);
+    }
+  } catch (err) {
+    lines.push(`  (cannot list tools: ${toHypruseError(err).message})`);
+  }
+  lines.push('', 'Commands:');
+  for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(12)} ${c.summary}`);
+  lines.push(
+    '',
+    'Exit codes: 0 delivered, 1 error, 2 usage, 3 refused by a trust layer or read-only mode, 4 ran but found nothing to act on.',
+    'Configuration: hypruse.config.ts (or .json, .hypruserc, package.json "hypruse", ~/.config/hypruse/config.ts) and HYPRUSE_* variables; `hypruse config` shows the effective values.',
+  );
+  return lines.join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--version' || first === '-V' || first === 'version') {
+    process.stdout.write(`hypruse ${VERSION}\n`);
+    return 0;
+  }
+  if (first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(`${await help()}\n`);
+    return 0;
+  }
+  if (first === undefined || first === 'serve' || first.startsWith('-')) {
+    if (first === undefined && process.stdin.isTTY) {
+      process.stderr.write('hypruse is an MCP server speaking JSON-RPC on stdio; register it with your MCP client, or run `hypruse --help` for the shell verbs.\n');
+      return 0;
+    }
+    if (first !== undefined && first !== 'serve') {
+      process.stderr.write(`hypruse: usage: unknown option ${first}; see hypruse --help\n`);
+      return 2;
+    }
+    return COMMANDS.find((c) => c.name === 'serve')!.run(rest);
+  }
+  const command = COMMANDS.find((c) => c.name === first);
+  if (command) return command.run(rest);
+
+  // every tool is a verb
+  let session;
+  try {
+    session = await createSession({ source: 'cli' });
+  } catch (err) {
+    const e = toHypruseError(err);
+    process.stderr.write(`hypruse: ${errorText(e)}\n`);
+    return exitCodeFor(e.category);
+  }
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(sig, onSignal);
+  try {
+    if (!session.registry.find(first)) {
+      const names = session.registry.all().map((t) => session.registry.nameOf(t));
+      process.stderr.write(`hypruse: usage: unknown verb "${first}"; verbs: ${names.join(', ')}; commands: ${COMMANDS.map((c) => c.name).join(', ')}\n`);
+      return 2;
+    }
+    return await runVerb(session.pipeline, first, rest, {
+      out: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
+      err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+      stdin: () => (process.stdin.isTTY ? '' : readFileSync(0, 'utf8').replace(/\n$/, '')),
+      signal: controller.signal,
+    });
+  } finally {
+    await session.dispose();
+  }
+}
+

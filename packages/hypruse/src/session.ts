@@ -1,0 +1,122 @@
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import {
+  HypruseError, Pipeline, Tokens, ToolRegistry, UnavailableCompositor, loadConfig, newSession, runtimeDir, selectCompositor,
+  stderrLogger, type AnyTool, type Input, type CallSource, type Compositor, type CompositorEnv, type CompositorFactory, type HyprusePlugin,
+  type LoadedConfig, type Logger, type Selection, type SessionState, type ToolServices, type TrustLayer, type HypruseConfig,
+} from '@hypruse/core';
+import { BUILTIN_PLUGINS } from './builtin.js';
+import { loadPlugin, orderPlugins } from './plugins.js';
+
+export interface SessionOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  source: CallSource;
+  /** Skip compositor selection (help, config). */
+  noCompositor?: boolean;
+  /** Override config values after loading (CLI flags, tests). */
+  overrides?: (c: HypruseConfig) => HypruseConfig;
+  /** Replace the built-in plugins (tests). */
+  plugins?: HyprusePlugin[];
+  logger?: Logger;
+  /** Skip the config file search (tests). */
+  noFile?: boolean;
+}
+
+export interface Session {
+  container: DependencyContainer;
+  loaded: LoadedConfig;
+  config: HypruseConfig;
+  compositor: Compositor;
+  selection: Selection | null;
+  registry: ToolRegistry;
+  pipeline: Pipeline;
+  state: SessionState;
+  services: ToolServices;
+  logger: Logger;
+  dispose(): Promise<void>;
+}
+
+/** The composition root: one child container per session (one MCP connection or one CLI run). */
+export async function createSession(opts: SessionOptions): Promise<Session> {
+  const env = opts.env ?? process.env;
+  const logger = opts.logger ?? stderrLogger();
+  const loaded = await loadConfig({ cwd: opts.cwd, env, noFile: opts.noFile });
+  const config = opts.overrides ? opts.overrides(loaded.config) : loaded.config;
+  const c = rootContainer.createChildContainer();
+  c.register(Tokens.Config, { useValue: config });
+  c.register(Tokens.Logger, { useValue: logger });
+  c.register('hypruse.env', { useValue: env });
+
+  const thirdParty: HyprusePlugin[] = [];
+  for (const spec of config.plugins) thirdParty.push(await loadPlugin(spec, loaded.baseDir));
+  const plugins = orderPlugins([...(opts.plugins ?? BUILTIN_PLUGINS), ...thirdParty]);
+  for (const p of plugins) {
+    try {
+      await p.register(c, { config, baseDir: loaded.baseDir });
+    } catch (err) {
+      throw new HypruseError('error.plugin', `plugin "${p.name}" failed to register: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  let compositor: Compositor;
+  let selection: Selection | null = null;
+  const factories = c.isRegistered(Tokens.CompositorFactory, true) ? c.resolveAll<CompositorFactory>(Tokens.CompositorFactory) : [];
+  const compEnv: CompositorEnv = { env, runtimeDir: runtimeDir(env) };
+  if (opts.noCompositor) {
+    compositor = new UnavailableCompositor([{ id: 'none', reason: 'compositor not selected for this command' }]);
+  } else {
+    selection = await selectCompositor(factories, compEnv, config.compositor);
+    compositor = selection.factory ? await selection.factory.create(compEnv) : new UnavailableCompositor(selection.reasons);
+  }
+  c.register(Tokens.Compositor, { useValue: compositor });
+
+  const tools = c.isRegistered(Tokens.ToolPlugin, true) ? c.resolveAll<AnyTool>(Tokens.ToolPlugin) : [];
+  const layers = c.isRegistered(Tokens.TrustLayer, true) ? c.resolveAll<TrustLayer>(Tokens.TrustLayer) : [];
+  const registry = new ToolRegistry(tools, compositor.id === 'none' ? null : compositor.id);
+  const state = newSession();
+  const services: ToolServices = {
+    get: <T,>(t: symbol) => c.resolve<T>(t),
+    has: (t) => c.isRegistered(t, true),
+  };
+  const pipeline = new Pipeline({ config, session: state, services, registry, layers, source: opts.source, logger });
+
+  let disposed = false;
+  return {
+    container: c,
+    loaded,
+    config,
+    compositor,
+    selection,
+    registry,
+    pipeline,
+    state,
+    services,
+    logger,
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await releaseInput(c);
+      for (const t of [Tokens.Accessibility, Tokens.Input] as const) {
+        if (c.isRegistered(t, true)) {
+          try {
+            await (c.resolve(t) as { dispose?: () => Promise<void> }).dispose?.();
+          } catch {
+            /* best effort at shutdown */
+          }
+        }
+      }
+      await compositor.dispose().catch(() => undefined);
+      c.clearInstances();
+    },
+  };
+}
+
+/** Release held buttons/keys without waiting on any lock (signal handlers, stop). */
+export async function releaseInput(c: DependencyContainer): Promise<void> {
+  if (!c.isRegistered(Tokens.Input, true)) return;
+  try {
+    await c.resolve<Input>(Tokens.Input).releaseAll();
+  } catch {
+    /* nothing held, or the connection is gone */
+  }
+}

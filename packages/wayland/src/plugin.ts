@@ -1,0 +1,21 @@
+import { instanceCachingFactory } from 'tsyringe';
+import { definePlugin, PLUGIN_API_VERSION, Tokens, type HypruseConfig, type Logger } from '@hypruse/core';
+import { WaylandInput } from './input/index.js';
+import { GrimCapture, SharpImaging, WlClipboard } from './capture/index.js';
+
+/** Input (virtual pointer/keyboard), capture (grim), the sharp image pipeline and the clipboard. Nothing connects until first use. */
+export const waylandPlugin = definePlugin({
+  name: 'wayland',
+  apiVersion: PLUGIN_API_VERSION,
+  register(c) {
+    const env = () => (c.isRegistered('hypruse.env', true) ? c.resolve<NodeJS.ProcessEnv>('hypruse.env') : process.env);
+    c.register(Tokens.Input, {
+      useFactory: instanceCachingFactory(
+        (r) => new WaylandInput({ env: env(), keyboard: r.resolve<HypruseConfig>(Tokens.Config).input.keyboard, logger: r.resolve<Logger>(Tokens.Logger) }),
+      ),
+    });
+    c.register(Tokens.Capture, { useFactory: instanceCachingFactory((r) => new GrimCapture({ env: env(), logger: r.resolve<Logger>(Tokens.Logger) })) });
+    c.register(Tokens.Imaging, { useFactory: instanceCachingFactory(() => new SharpImaging()) });
+    c.register(Tokens.Clipboard, { useFactory: instanceCachingFactory(() => new WlClipboard({ env: env() })) });
+  },
+});
