@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  HypruseError, NotFoundError, Tokens, contains, runtimeDir, toHypruseError, type A11yElement, type Desktop, type ToolContext, type Window,
+} from '@hypruse/core';
+import { compositorOf, findWindow, snapshot } from './desktop.js';
+import { normalizeName } from './match.js';
+
+export interface UiItem {
+  role: string;
+  name: string;
+  x: number;
+  y: number;
+  clickable: boolean;
+  value?: string | number;
+  percent?: number;
+  checked?: boolean;
+  password?: boolean;
+  focused?: boolean;
+  /** internal: handle for refresh */
+  ref: A11yElement['ref'];
+  extents: A11yElement['extents'];
+}
+
+export interface UiRead {
+  desktop: Desktop;
+  window: Window;
+  items: UiItem[];
+  truncated: boolean;
+  app: string;
+}
+
+/** Read a window's controls over AT-SPI; points are global (window geometry + window-relative extents). No tree: exit 4 with the vision fallback. */
+export async function readUi(ctx: ToolContext, windowArg: string, name: string, actionableOnly: boolean): Promise<UiRead> {
+  const desktop = await snapshot(ctx);
+  const window = findWindow(desktop, windowArg || 'active');
+  if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed');
+  const a11y = ctx.services.get(Tokens.Accessibility);
+  let r;
+  try {
+    r = await a11y.read(
+      { pid: window.pid, title: window.title, width: window.geometry.width, height: window.geometry.height, class: window.class },
+      { actionableOnly, name: name || undefined, maxNodes: ctx.config.a11y.maxNodes, signal: ctx.signal },
+    );
+  } catch (err) {
+    const e = toHypruseError(err);
+    throw new HypruseError(e.code === 'cancelled.request' ? 'cancelled.request' : 'error.a11y', `accessibility read of ${window.class} failed: ${e.message}`, {
+      hint: 'use screenshot + zoom instead',
+      cause: err,
+    });
+  }
+  if (r.status !== 'ok') {
+    const skeleton = r.status === 'no_tree' && r.skeleton;
+    throw new NotFoundError('not_found.tree', `${window.class} exposes no accessibility tree${skeleton ? ' (only an empty skeleton: Chromium/Electron apps need --force-renderer-accessibility)' : ''}: ${r.reason}`, {
+      hint: 'use screenshot + zoom instead',
+      data: { window: window.address, class: window.class },
+    });
+  }
+  const g = window.geometry;
+  const items: UiItem[] = [];
+  for (const el of r.elements) {
+    const e = el.extents;
+    if (e.width <= 0 || e.height <= 0) continue;
+    const x = g.x + e.x + Math.floor(e.width / 2);
+    const y = g.y + e.y + Math.floor(e.height / 2);
+    if (!contains(g, { x, y })) continue;
+    const item: UiItem = { role: el.role, name: el.name, x, y, clickable: el.clickable, ref: el.ref, extents: el.extents };
+    if (el.password) item.password = true;
+    else if (el.value?.text !== undefined) item.value = el.value.text;
+    else if (el.value?.current !== undefined) {
+      item.value = el.value.current;
+      if (el.value.percent !== undefined) item.percent = el.value.percent;
+    }
+    if (el.checked !== undefined) item.checked = el.checked;
+    if (el.focused) item.focused = true;
+    items.push(item);
+  }
+  ctx.session.observed.set(window.address, { ...g });
+  return { desktop, window, items, truncated: r.truncated, app: r.app };
+}
+
+export function uiLine(i: UiItem, n?: number): string {
+  const extra = [
+    i.value !== undefined ? `value=${JSON.stringify(i.value)}` : '',
+    i.percent !== undefined ? `${i.percent}%` : '',
+    i.checked !== undefined ? (i.checked ? 'checked' : 'unchecked') : '',
+    i.password ? 'password' : '',
+    i.focused ? 'focused' : '',
+    i.clickable ? '' : 'not clickable',
+  ].filter(Boolean);
+  return `${n !== undefined ? `[${n}] ` : ''}${i.role} "${i.name}" @${i.x},${i.y}${extra.length ? ` ${extra.join(' ')}` : ''}`;
+}
+
+export function uiJson(i: UiItem): Record<string, unknown> {
+  const { ref: _ref, extents: _e, ...rest } = i;
+  return rest;
+}
+
+/** Marks are kept per compositor instance in the runtime dir, so `click_ui --mark N` works from a later CLI process. */
+export interface StoredMarks {
+  window: string;
+  items: Record<string, { dx: number; dy: number; label: string; role: string; name: string }>;
+}
+
+function marksFile(ctx: ToolContext): string | null {
+  const dir = runtimeDir();
+  if (!dir) return null;
+  const comp = compositorOf(ctx);
+  const instance = process.env.HYPRLAND_INSTANCE_SIGNATURE ?? process.env.SWAYSOCK ?? process.env.NIRI_SOCKET ?? process.env.WAYLAND_DISPLAY ?? '';
+  const key = createHash('sha256').update(`${comp.id}:${instance}`).digest('hex').slice(0, 12);
+  return join(dir, 'hypruse', `marks-${key}.json`);
+}
+
+export async function saveMarks(ctx: ToolContext, marks: StoredMarks): Promise<void> {
+  ctx.session.bag.set('marks', marks);
+  const file = marksFile(ctx);
+  if (!file) return;
+  await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(marks), { mode: 0o600 });
+  await rename(tmp, file);
+}
+
+export async function loadMarks(ctx: ToolContext): Promise<StoredMarks | null> {
+  const mem = ctx.session.bag.get('marks') as StoredMarks | undefined;
+  if (mem) return mem;
+  const file = marksFile(ctx);
+  if (!file) return null;
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as StoredMarks;
+  } catch {
+    return null;
+  }
+}
+
+export function filterLabel(name: string): string {
+  return normalizeName(name);
+}

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { TrustError, Tokens, UsageError, defineTool, parseCombo, result, type KeyCombo, type ToolContext } from '@hypruse/core';
+import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
+import { compositorOf, findWindow, snapshot } from './common/desktop.js';
+import { sleep } from './common/pointer.js';
+
+const input = z
+  .object({
+    action: z.enum(['type', 'key']).describe('type: enter text; key: press a combination'),
+    text: z.string().max(20000, 'type at most 20000 characters per call').default('').describe('Text to type (unicode-safe). "-" on the command line reads stdin.'),
+    keys: z.string().max(100).default('').describe('Combination such as "ctrl+s", "Return", "alt+F4", "shift+Tab".'),
+    window: windowField.describe('Focus this window first (recommended on a shared seat).'),
+    then: thenField,
+    allow_auth: allowAuthField,
+    confirm: confirmField,
+  })
+  .strict();
+
+type Args = z.output<typeof input>;
+
+function check(args: Args): KeyCombo | null {
+  if (args.action === 'type') {
+    if (!args.text) throw new UsageError('type needs text');
+    if (args.keys) throw new UsageError('keys is for action=key; type takes text');
+    return null;
+  }
+  if (!args.keys) throw new UsageError('key needs keys, e.g. "ctrl+s" or "Return"');
+  if (args.text) throw new UsageError('text is for action=type; key takes keys');
+  return parseCombo(args.keys);
+}
+
+function comboKey(c: { modifiers: string[]; key: string | null }): string {
+  const mods = [...c.modifiers].map((m) => (m === 'logo' ? 'super' : m)).sort();
+  return [...mods, (c.key ?? '').toLowerCase()].join('+');
+}
+
+/** Virtual keyboard input never reaches the compositor's bind matcher: refuse and point to use_bind. */
+async function refuseCompositorBind(ctx: ToolContext, combo: KeyCombo): Promise<void> {
+  const comp = compositorOf(ctx);
+  if (!comp.capabilities.has('binds') || combo.modifiers.length === 0) return;
+  let binds;
+  try {
+    binds = await comp.binds();
+  } catch {
+    return;
+  }
+  const want = comboKey(combo);
+  const hit = binds.find((b) => {
+    try {
+      return comboKey(parseCombo(b.combo.replace(/\s+/g, ''))) === want && !b.mode;
+    } catch {
+      return false;
+    }
+  });
+  if (hit) {
+    throw new TrustError({
+      layer: 'keyboard',
+      code: 'refused.bind',
+      reason: `${combo.source} is a compositor binding (${hit.action} ${hit.arg}); synthetic keys do not reach the compositor's bind matcher`,
+      hint: `use use_bind with combo "${hit.combo}"`,
+    });
+  }
+}
+
+export const keyboardTool = defineTool({
+  name: 'keyboard',
+  title: 'Keyboard',
+  kind: 'act',
+  description:
+    'Type text (any unicode, any layout) or press a key combination into the focused window, or into `window` after focusing it (recommended on a shared seat). Typing is verified by reading the field back over accessibility when possible. Compositor bindings (super+...) cannot be triggered this way: use binds + use_bind.',
+  input,
+  cli: { positional: ['action', 'text'], stdinField: 'text', examples: ['hypruse keyboard type "hello" --window 42', 'echo hi | hypruse keyboard type -', 'hypruse keyboard key ctrl+s'] },
+  async intent(args, ctx) {
+    const combo = check(args);
+    let target: string | undefined;
+    if (args.window) target = findWindow(await snapshot(ctx), args.window).address;
+    if (combo) await refuseCompositorBind(ctx, combo);
+    return {
+      summary: args.action === 'type' ? `type ${args.text.length} characters${target ? ` into ${target}` : ''}` : `press ${combo!.source}${target ? ` in ${target}` : ''}`,
+      input: 'keyboard',
+      windows: target ? [target] : [],
+      focusedWindow: !target,
+      ...(args.action === 'type' ? { text: args.text } : { keys: args.keys }),
+    };
+  },
+  async handle(args, ctx) {
+    const combo = check(args);
+    const d = await snapshot(ctx);
+    const target = args.window ? findWindow(d, args.window) : (d.windows.find((w) => w.address === d.activeWindow) ?? null);
+    if (args.window && target) {
+      await compositorOf(ctx).focusWindow(target.address);
+      await sleep(50, ctx.signal);
+    }
+    const kb = ctx.services.get(Tokens.Input);
+    const into = args.window && target ? ` into ${target.address}` : '';
+    if (combo) {
+      await kb.key(combo, ctx.signal);
+      return result(`pressed ${args.keys}${into}`).data({ action: 'key', keys: args.keys, window: target?.address ?? null }).observe(target?.address ?? null).build();
+    }
+    await kb.type(args.text, ctx.signal);
+    const verification = await verify(ctx, target?.pid ?? null, args.text);
+    return result(`typed ${[...args.text].length} characters${into}${verification.note}`)
+      .data({ action: 'type', chars: [...args.text].length, window: target?.address ?? null, verified: verification.verified, ...(verification.holds !== undefined ? { field: verification.holds } : {}) })
+      .observe(target?.address ?? null)
+      .build();
+  },
+});
+
+/** Read the focused field back over AT-SPI: "verified", or what it holds instead. Never reads password fields. */
+async function verify(ctx: ToolContext, pid: number | null, text: string): Promise<{ verified: boolean | null; note: string; holds?: string }> {
+  if (pid === null || !ctx.services.has(Tokens.Accessibility)) return { verified: null, note: '' };
+  try {
+    await sleep(30, ctx.signal);
+    const f = await ctx.services.get(Tokens.Accessibility).focusedText(pid, ctx.signal);
+    if (!f) return { verified: null, note: ' (not verified: no focused text field is readable)' };
+    if (f.element.password || f.text === null) return { verified: null, note: ' (not verified: password field)' };
+    if (f.text.includes(text)) return { verified: true, note: ' (verified)' };
+    const shown = f.text.length > 200 ? `${f.text.slice(0, 200)}...` : f.text;
+    return { verified: false, note: `; WARNING: the field now holds ${JSON.stringify(shown)}`, holds: f.text };
+  } catch {
+    return { verified: null, note: ' (not verified: the accessibility read failed)' };
+  }
+}

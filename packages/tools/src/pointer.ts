@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { Tokens, UsageError, defineTool, layoutBounds, monitorAt, result, type Point, type Rect, type ToolContext } from '@hypruse/core';
+import { allowAuthField, confirmField, coordField, thenField, windowField } from './common/fields.js';
+import { lastCursor, positionPointer, sleep } from './common/pointer.js';
+import { snapshot } from './common/desktop.js';
+
+const BUTTONS = ['left', 'right', 'middle', 'back', 'forward'] as const;
+
+function num(name: string, v: string | number): number {
+  const n = typeof v === 'number' ? v : Number(v.trim());
+  if (typeof v === 'string' && v.trim() === '') throw new UsageError(`${name} is empty; pass a number`);
+  if (!Number.isFinite(n)) throw new UsageError(`${name}=${JSON.stringify(v)} is not a finite number`);
+  return n;
+}
+
+/**
+ * Accept the malformed pairs models emit (`x: "812,433"` with y missing,
+ * numbers as strings) and refuse anything ambiguous loudly.
+ */
+export function normalizePair(xName: string, yName: string, x: string | number | undefined, y: string | number | undefined): Point | null {
+  if (x === undefined && y === undefined) return null;
+  if (typeof x === 'string' && /[,\s]/.test(x.trim())) {
+    const parts = x.trim().split(/\s*[,\s]\s*/).filter(Boolean);
+    if (parts.length !== 2) throw new UsageError(`${xName}=${JSON.stringify(x)} is not one number or an "x,y" pair`);
+    if (y !== undefined) throw new UsageError(`${xName}=${JSON.stringify(x)} holds a pair and ${yName} is also given; pass ${xName} and ${yName} as two numbers`);
+    return { x: num(xName, parts[0]), y: num(yName, parts[1]) };
+  }
+  if (x === undefined || y === undefined) throw new UsageError(`${xName} and ${yName} must be given together (got only ${x === undefined ? yName : xName})`);
+  return { x: num(xName, x), y: num(yName, y) };
+}
+
+const input = z
+  .object({
+    action: z.enum(['move', 'click', 'drag', 'scroll']).describe('move | click | drag | scroll'),
+    x: coordField,
+    y: coordField,
+    button: z.enum(BUTTONS).default('left').describe('left | right | middle | back | forward'),
+    to_x: coordField,
+    to_y: coordField,
+    scroll_dy: z.number().finite().default(0).describe('Wheel notches; positive scrolls the content down.'),
+    scroll_dx: z.number().finite().default(0).describe('Wheel notches; positive scrolls right.'),
+    double: z.boolean().default(false).describe('Double click.'),
+    window: windowField.describe('The window the coordinates were read from (strict mode refuses if it moved since).'),
+    then: thenField,
+    allow_auth: allowAuthField,
+    confirm: confirmField,
+  })
+  .strict();
+
+type Args = z.output<typeof input>;
+
+interface Plan {
+  from: Point | null;
+  to: Point | null;
+}
+
+function assertOnScreen(name: string, p: Point, monitors: Parameters<typeof monitorAt>[0]): void {
+  if (!monitorAt(monitors, p)) {
+    const b: Rect = layoutBounds(monitors);
+    throw new UsageError(`${name} (${p.x}, ${p.y}) is outside every monitor (the layout spans ${b.x},${b.y} to ${b.x + b.width},${b.y + b.height})`, {
+      hint: 'coordinates are global logical pixels: global = geometry[:2] + image_pixel / scale',
+    });
+  }
+}
+
+async function plan(args: Args, ctx: ToolContext): Promise<Plan> {
+  const from = normalizePair('x', 'y', args.x, args.y);
+  const to = normalizePair('to_x', 'to_y', args.to_x, args.to_y);
+  if (args.action === 'move' && !from) throw new UsageError('move needs x and y');
+  if (args.action === 'drag' && (!from || !to)) throw new UsageError('drag needs x, y, to_x and to_y');
+  if (args.action !== 'drag' && to) throw new UsageError('to_x/to_y are only for drag');
+  if (args.action === 'scroll' && args.scroll_dy === 0 && args.scroll_dx === 0) throw new UsageError('scroll needs a non-zero scroll_dy or scroll_dx (wheel notches)');
+  if (Math.abs(args.scroll_dy) > 50 || Math.abs(args.scroll_dx) > 50) throw new UsageError('scroll at most 50 notches per call');
+  if (args.double && args.action !== 'click') throw new UsageError('double is only for click');
+  if (from || to) {
+    const d = await snapshot(ctx);
+    if (from) assertOnScreen('x,y', from, d.monitors);
+    if (to) assertOnScreen('to_x,to_y', to, d.monitors);
+  }
+  return { from, to };
+}
+
+export const pointerTool = defineTool({
+  name: 'pointer',
+  title: 'Pointer',
+  kind: 'act',
+  description:
+    'Move, click, drag or scroll the real pointer at global logical coordinates (from desktop, ui, or a screenshot via global = geometry[:2] + pixel / scale). Without x,y, click and scroll act at the current cursor. Prefer click_ui when the control has a name.',
+  input,
+  cli: { positional: ['action', 'x', 'y'], examples: ['hypruse pointer click 812 433', 'hypruse pointer scroll --scroll-dy 3', 'hypruse pointer drag 100 200 --to-x 300 --to-y 200'] },
+  async intent(args, ctx) {
+    const p = await plan(args, ctx);
+    const at = p.from ? `(${Math.round(p.from.x)}, ${Math.round(p.from.y)})` : 'the cursor';
+    const summary =
+      args.action === 'drag'
+        ? `drag ${args.button} from ${at} to (${Math.round(p.to!.x)}, ${Math.round(p.to!.y)})`
+        : args.action === 'scroll'
+          ? `scroll dy=${args.scroll_dy} dx=${args.scroll_dx} at ${at}`
+          : args.action === 'move'
+            ? `move the cursor to ${at}`
+            : `${args.double ? 'double-' : ''}click ${args.button} at ${at}`;
+    const observed = args.window && ctx.session.observed.get(args.window);
+    return {
+      summary,
+      input: args.action === 'move' ? 'none' : 'pointer',
+      points: [p.from, p.to].filter((x): x is Point => x !== null),
+      ...(observed ? { observed: { address: args.window, geometry: observed } } : {}),
+    };
+  },
+  async handle(args, ctx) {
+    const p = await plan(args, ctx);
+    const pointer = ctx.services.get(Tokens.Input);
+    if (p.from) {
+      await positionPointer(ctx, p.from);
+      if (args.action !== 'move') await sleep(20, ctx.signal);
+    }
+    if (args.action === 'click') await pointer.click(args.button, args.double ? 2 : 1, ctx.signal);
+    else if (args.action === 'scroll') await pointer.scroll(args.scroll_dx, args.scroll_dy, ctx.signal);
+    else if (args.action === 'drag') {
+      const from = p.from!;
+      const to = p.to!;
+      await sleep(10, ctx.signal);
+      await pointer.drag(
+        args.button,
+        async () => {
+          const steps = 12;
+          for (let i = 1; i <= steps; i++) {
+            await positionPointer(ctx, { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps });
+            await sleep(15, ctx.signal);
+          }
+        },
+        ctx.signal,
+      );
+    }
+    const c = lastCursor(ctx);
+    return result(`${args.action} ok; cursor now at (${c ? `${c.x}, ${c.y}` : 'unknown'})`)
+      .data({ action: args.action, cursor: c ? [c.x, c.y] : null })
+      .build();
+  },
+});

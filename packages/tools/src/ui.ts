@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import {
+  NotFoundError, Tokens, UsageError, defineTool, globalToPixel, regionScale, result, type ToolContext,
+} from '@hypruse/core';
+import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
+import { compositorOf, findWindow, snapshot } from './common/desktop.js';
+import { captureFrame, deliverFrame } from './common/image.js';
+import { pickByName } from './common/match.js';
+import { sleep } from './common/pointer.js';
+import { loadMarks, readUi, saveMarks, uiJson, uiLine, type UiItem } from './common/ui-read.js';
+
+export const uiTool = defineTool({
+  name: 'ui',
+  title: 'Accessibility tree',
+  kind: 'observe',
+  description:
+    "A window's controls over accessibility (AT-SPI): role, name, global click point and current values (field text, slider value and percent, checked state; password fields are never read). Use it before any screenshot; click one with click_ui. `name` filters.",
+  readonlyDescription: "A window's controls over accessibility (AT-SPI): role, name, global point and current values (field text, slider value and percent, checked state; password fields are never read). `name` filters.",
+  input: z
+    .object({
+      window: windowField,
+      name: z.string().max(200).default('').describe('Only controls whose name contains this (case and accents ignored).'),
+      actionable: z.boolean().default(true).describe('Only named, actionable controls (false: every element with a box).'),
+    })
+    .strict(),
+  cli: { positional: ['window'] },
+  async handle(args, ctx) {
+    const r = await readUi(ctx, args.window, args.name, args.actionable);
+    const more = r.truncated ? ' (stopped after a large tree; try a name filter)' : '';
+    if (!r.items.length) {
+      throw new NotFoundError('not_found.element', `${args.name ? `no matching '${args.name}' elements` : 'no actionable elements'} in ${r.window.class}${more}`, {
+        hint: args.name ? 'try a shorter name, or ui without a filter' : 'use screenshot + zoom instead',
+      });
+    }
+    const res = result(`${r.items.length} control(s) in ${r.window.class} "${r.window.title}" (${r.window.address})${more}`);
+    for (const i of r.items) res.text(uiLine(i));
+    return res.data({ window: r.window.address, class: r.window.class, truncated: r.truncated, elements: r.items.map(uiJson) }).build();
+  },
+});
+
+export const marksTool = defineTool({
+  name: 'marks',
+  title: 'Numbered marks',
+  kind: 'observe',
+  description: 'Capture a window with every listed control drawn as a numbered mark, plus a legend. Then click_ui with mark=N clicks that control (also from a later CLI call).',
+  readonlyDescription: 'Capture a window with every listed control drawn as a numbered mark, plus a legend whose numbers match the marks.',
+  input: z.object({ window: windowField, name: z.string().max(200).default('').describe('Only controls whose name contains this.') }).strict(),
+  cli: { positional: ['window'] },
+  async handle(args, ctx) {
+    const r = await readUi(ctx, args.window, args.name, true);
+    if (!r.items.length) throw new NotFoundError('not_found.element', `no actionable elements in ${r.window.class}`, { hint: 'use screenshot + zoom instead' });
+    const w = r.window;
+    const scale = regionScale(r.desktop.monitors, w.geometry);
+    const { frame, stable } = await captureFrame(ctx, { kind: 'window', address: w.address, geometry: w.geometry, scale }, true);
+    const marks = r.items.map((i, n) => {
+      const p = globalToPixel(frame.geometry, frame.scale, { x: i.x, y: i.y });
+      return { x: p.x, y: p.y, label: String(n + 1) };
+    });
+    const drawn = await ctx.services.get(Tokens.Imaging).drawMarks(frame, marks);
+    const stored = Object.fromEntries(
+      r.items.map((i, n) => [String(n + 1), { dx: i.x - w.geometry.x, dy: i.y - w.geometry.y, label: `${i.role} '${i.name}'`, role: i.role, name: i.name }]),
+    );
+    await saveMarks(ctx, { window: w.address, items: stored });
+    const img = await deliverFrame(ctx, drawn, { lossless: false, scale: 0, stable, meta: { target: 'marks', window: w.address, class: w.class } });
+    const legend = r.items.map((i, n) => ({ mark: n + 1, ...uiJson(i) }));
+    const hint = ctx.config.readonly ? 'the numbers on the image match the legend' : 'click_ui with mark=N clicks that control';
+    return {
+      ...img,
+      text: [...img.text, ...r.items.map((i, n) => uiLine(i, n + 1)), hint],
+      data: { ...(img.data ?? {}), legend, hint },
+    };
+  },
+});
+
+interface Target {
+  window: string;
+  cls: string;
+  x: number;
+  y: number;
+  role: string;
+  name: string;
+  label: string;
+  item?: UiItem;
+  mark?: number;
+}
+
+/** The target resolved by intent(), keyed by the call's parsed arguments (the same object reaches handle()). */
+const resolved = new WeakMap<object, Target>();
+
+async function resolveTarget(args: { name: string; mark: number; window: string; index: number }, ctx: ToolContext): Promise<Target> {
+  if ((args.name ? 1 : 0) + (args.mark ? 1 : 0) !== 1) throw new UsageError('pass exactly one of name or mark');
+  if (args.mark) {
+    const m = await loadMarks(ctx);
+    if (!m) throw new NotFoundError('not_found.mark', 'no marks yet; call marks first');
+    const it = m.items[String(args.mark)];
+    if (!it) throw new NotFoundError('not_found.mark', `no mark ${args.mark}; marks are ${Object.keys(m.items).join(', ')} (call marks again if the window changed)`);
+    const d = await snapshot(ctx);
+    const w = findWindow(d, m.window);
+    return { window: w.address, cls: w.class, x: w.geometry.x + it.dx, y: w.geometry.y + it.dy, role: it.role, name: it.name, label: `mark ${args.mark} (${it.label})`, mark: args.mark };
+  }
+  const r = await readUi(ctx, args.window, '', true);
+  const { pool } = pickByName(r.items, args.name);
+  if (!pool.length) throw new NotFoundError('not_found.element', `no control named '${args.name}' in ${r.window.class}`, { hint: 'call ui to see the names' });
+  let pick: UiItem;
+  if (args.index >= 0) {
+    if (args.index >= pool.length) throw new UsageError(`index ${args.index} is out of range: ${pool.length} candidate(s)`);
+    pick = pool[args.index];
+  } else if (pool.length > 1) {
+    throw new NotFoundError('not_found.ambiguous', `'${args.name}' is ambiguous (${pool.length} candidates); call again with index=N (0-based) or a more specific name`, {
+      data: { candidates: pool.map((c, i) => ({ index: i, ...uiJson(c) })) },
+    });
+  } else pick = pool[0];
+  return { window: r.window.address, cls: r.window.class, x: pick.x, y: pick.y, role: pick.role, name: pick.name, label: `${pick.role} '${pick.name}'`, item: pick };
+}
+
+export const clickUiTool = defineTool({
+  name: 'click_ui',
+  title: 'Click a control by name',
+  kind: 'act',
+  description:
+    "Click a control by its accessible name (exact before substring; case, accents and whitespace ignored) or by the number from marks, through the real pointer. An ambiguous name returns the candidates and clicks nothing: call again with index. Reports the control's new state.",
+  input: z
+    .object({
+      name: z.string().max(200).default('').describe('Accessible name of the control (from ui).'),
+      mark: z.number().int().min(0).max(10000).default(0).describe('Mark number from marks (0 = unset).'),
+      window: windowField,
+      index: z.number().int().min(-1).max(1000).default(-1).describe('Pick this candidate (0-based) when the name is ambiguous.'),
+      button: z.enum(['left', 'right', 'middle']).default('left'),
+      double: z.boolean().default(false),
+      then: thenField,
+      allow_auth: allowAuthField,
+      confirm: confirmField,
+    })
+    .strict(),
+  cli: { positional: ['name'] },
+  async intent(args, ctx) {
+    const t = await resolveTarget(args, ctx);
+    resolved.set(args, t);
+    return { summary: `click ${t.label} at (${t.x}, ${t.y}) in ${t.cls}`, input: 'pointer', windows: [t.window], points: [{ x: t.x, y: t.y }], control: { role: t.role, name: t.name } };
+  },
+  async handle(args, ctx) {
+    const t = resolved.get(args) ?? (await resolveTarget(args, ctx));
+    await compositorOf(ctx).focusWindow(t.window);
+    await sleep(50, ctx.signal);
+    await ctx.invoke('pointer', { action: 'click', x: t.x, y: t.y, button: args.button, double: args.double, allow_auth: args.allow_auth, confirm: args.confirm });
+    let state = '';
+    const data: Record<string, unknown> = { clicked: { role: t.role, name: t.name, x: t.x, y: t.y, window: t.window, ...(t.mark ? { mark: t.mark } : {}) } };
+    if (t.item && ctx.services.has(Tokens.Accessibility)) {
+      try {
+        await sleep(60, ctx.signal);
+        const now = await ctx.services.get(Tokens.Accessibility).refresh(t.item.ref, ctx.signal);
+        if (!now) state = '; the control is gone now (its window may have closed)';
+        else {
+          const bits = [now.checked !== undefined ? (now.checked ? 'checked' : 'unchecked') : '', now.value?.current !== undefined ? `value ${now.value.current}` : '', now.states.includes('focused') ? 'focused' : ''].filter(Boolean);
+          if (bits.length) state = `; now ${bits.join(', ')}`;
+          data.state = { states: now.states, checked: now.checked ?? null, value: now.value ?? null };
+        }
+      } catch {
+        /* the state report is best effort; the click happened */
+      }
+    }
+    return result(`clicked ${t.label} at (${t.x}, ${t.y}) in ${t.cls}${state}`).data(data).observe(t.window).build();
+  },
+});
