@@ -1,2 +1,4 @@
 #!/usr/bin/env node
-import '../dist/bin.js';
+// reflect-metadata must be installed before any module that imports tsyringe is evaluated.
+import 'reflect-metadata';
+await import('../dist/bin.js');

@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { errorText, toHypruseError } from '@hypruse/core';
 import { main } from './cli.js';
 

@@ -33,6 +33,8 @@ export const screenshotTool = defineTool({
   kind: 'observe',
   description:
     'Capture the focused monitor, a window (address or "active") or a region "x,y,WxH" at native resolution. Returns the image (or a file path) with metadata: global = geometry[:2] + image_pixel / scale. Prefer ui/click_ui when the app exposes controls; use this for apps without an accessibility tree.',
+  readonlyDescription:
+    'Capture the focused monitor, a window (address or "active") or a region "x,y,WxH" at native resolution. Returns the image (or a file path) with metadata: global = geometry[:2] + image_pixel / scale. Prefer ui when the app exposes its controls.',
   input: z
     .object({
       window: windowField,
@@ -85,6 +87,7 @@ export const zoomTool = defineTool({
   kind: 'observe',
   description:
     'Native-resolution close-up around a global point (x, y), default 480x360 logical, kept inside the monitor (or the given window). Use it to refine a click estimate from a screenshot.',
+  readonlyDescription: 'Native-resolution close-up around a global point (x, y), default 480x360 logical, kept inside the monitor (or the given window). Use it to read small details.',
   input: z
     .object({
       x: z.number().finite().describe('Global logical x of the point of interest.'),

@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createMcpServer } from '@hypruse/core/mcp';
+import type { HypruseConfig } from '@hypruse/core';
+import { fakeSession, type FakeSession } from '../support/fake-session.js';
+
+process.env.XDG_RUNTIME_DIR = mkdtempSync(join(tmpdir(), 'hypruse-mcp-'));
+
+const EXPECTED_TOOLS = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'binds', 'wait_for', 'click_ui', 'pointer', 'keyboard', 'wm', 'launch', 'use_bind', 'sequence'];
+const OBSERVE = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'binds', 'wait_for'];
+
+let session: FakeSession | null = null;
+afterEach(async () => { await session?.dispose(); session = null; });
+
+async function connect(overrides: Partial<HypruseConfig> = {}) {
+  session = await fakeSession(overrides);
+  const server = await createMcpServer({ name: 'hypruse', version: 'test', pipeline: session.pipeline, config: session.config, compositor: 'fake' });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'test', version: '1' });
+  await Promise.all([server.connect(a), client.connect(b)]);
+  return { client, session };
+}
+
+type Text = { type: string; text: string };
+
+describe('MCP adapter over a real client', () => {
+  it('lists exactly the documented tools with schemas and derived annotations', async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(EXPECTED_TOOLS);
+    for (const t of tools) {
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.outputSchema?.type).toBe('object');
+      expect(t.annotations?.readOnlyHint).toBe(OBSERVE.includes(t.name));
+      if (OBSERVE.includes(t.name)) expect(t.annotations?.destructiveHint).toBe(false);
+    }
+    const pointer = tools.find((t) => t.name === 'pointer')!;
+    expect(Object.keys(pointer.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['action', 'x', 'y', 'button', 'then', 'allow_auth']));
+    expect(client.getInstructions()).toContain('desktop');
+  });
+
+  it('read-only lists only observation tools, and its texts never mention acting tools', async () => {
+    const { client } = await connect({ readonly: true, clipboard: true });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(OBSERVE);
+    const acting = /\b(click_ui|pointer|keyboard|use_bind|sequence|launch|clipboard)\b/;
+    for (const t of tools) expect(t.description ?? '').not.toMatch(acting);
+    expect(client.getInstructions() ?? '').not.toMatch(acting);
+  });
+
+  it('opt-in clipboard is listed only when enabled', async () => {
+    const { client } = await connect({ clipboard: true });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('clipboard');
+  });
+
+  it('returns compact text plus structuredContent', async () => {
+    const { client } = await connect();
+    const r = await client.callTool({ name: 'desktop', arguments: {} });
+    expect(r.isError).toBeFalsy();
+    expect((r.content as Text[])[0].text).toMatch(/2 monitor\(s\), 2 window\(s\)/);
+    const sc = r.structuredContent as { windows: Array<{ address: string }>; monitors: Array<{ scale: number }> };
+    expect(sc.windows.map((w) => w.address)).toEqual(['11', '22']);
+    expect(sc.monitors[1].scale).toBe(1.5);
+  });
+
+  it('renders bad arguments as an isError usage result, with no side effect', async () => {
+    const { client, session } = await connect();
+    const r = await client.callTool({ name: 'pointer', arguments: { action: 'click', x: 10 } });
+    expect(r.isError).toBe(true);
+    expect((r.content as Text[])[0].text).toMatch(/^usage: .*x and y must be given together/);
+    const r2 = await client.callTool({ name: 'pointer', arguments: { action: 'explode' } });
+    expect((r2.content as Text[])[0].text).toMatch(/^usage: pointer: action/);
+    expect(session.fake.input.delivered).toEqual([]);
+    expect(session.fake.compositor.actions).toEqual([]);
+  });
+
+  it('keeps category, code and hint of typed errors', async () => {
+    const { client } = await connect();
+    const r = await client.callTool({ name: 'wm', arguments: { action: 'focus_window', target: '999' } });
+    expect(r.isError).toBe(true);
+    expect((r.content as Text[])[0].text).toMatch(/^not_found: no window with address 999/);
+    expect((r._meta as Record<string, { code: string }>)['hypruse/error'].code).toBe('not_found.window');
+  });
+
+  it('refuses acting tools in read-only mode with category refused', async () => {
+    const { client, session } = await connect({ readonly: true });
+    const r = await client.callTool({ name: 'keyboard', arguments: { action: 'type', text: 'x' } });
+    expect(r.isError).toBe(true);
+    expect((r.content as Text[])[0].text).toMatch(/^refused: /);
+    expect(session.fake.input.delivered).toEqual([]);
+  });
+
+  it('answers desktop while a wait_for is pending (observations are not blocked)', async () => {
+    const { client, session } = await connect();
+    const wait = client.callTool({ name: 'wait_for', arguments: { event: 'window_open', match: 'gedit', timeout_s: 5 } });
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = Date.now();
+    const d = await client.callTool({ name: 'desktop', arguments: {} });
+    expect(d.isError).toBeFalsy();
+    expect(Date.now() - t0).toBeLessThan(1000);
+    session.fake.compositor.emit({ type: 'window_open', address: '33', class: 'gedit', title: 'doc' });
+    const w = await wait;
+    expect(w.isError).toBeFalsy();
+    expect((w.structuredContent as { address: string }).address).toBe('33');
+  });
+
+  it('then=desktop attaches a fresh snapshot to an acting result', async () => {
+    const { client, session } = await connect();
+    const r = await client.callTool({ name: 'wm', arguments: { action: 'close_window', target: '22', then: 'desktop' } });
+    expect(r.isError).toBeFalsy();
+    const texts = (r.content as Text[]).map((c) => c.text);
+    expect(texts[0]).toBe('closed 22');
+    expect(texts.some((t) => t.startsWith('then: fake: 2 monitor(s), 1 window(s)'))).toBe(true);
+    expect(session.fake.compositor.actions).toEqual(['close 22']);
+  });
+});
