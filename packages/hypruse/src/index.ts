@@ -6,3 +6,8 @@ export { loadPlugin, orderPlugins } from './plugins.js';
 export { VERSION } from './version.js';
 export { COMMANDS } from './commands/index.js';
 export type { Command } from './commands/types.js';
+// The plugin API, for third-party plugins that depend on the `hypruse` package.
+export {
+  definePlugin, defineTool, result, Tokens, PLUGIN_API_VERSION, HypruseError, UsageError, NotFoundError, TrustError, UnsupportedError, TRUST_ORDER,
+} from '@hypruse/core';
+export type { HyprusePlugin, ToolDefinition, TrustLayer, Compositor, CompositorFactory, Desktop, Window } from '@hypruse/core';

@@ -1,7 +1,10 @@
 import type { Command } from './types.js';
 import { serveCommand } from './serve.js';
 import { configCommand } from './config.js';
+import { journalCommand } from './journal.js';
+import { replayCommand } from './replay.js';
+import { stopCommand } from './stop.js';
 
 /** Non-tool commands. Each is also listed in `hypruse --help` and the docs. */
-export const COMMANDS: Command[] = [serveCommand, configCommand];
+export const COMMANDS: Command[] = [serveCommand, configCommand, journalCommand, replayCommand, stopCommand];
 export type { Command };

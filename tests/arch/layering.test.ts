@@ -1,0 +1,69 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ALL_TOOLS } from '@hypruse/tools';
+
+const root = join(import.meta.dirname, '../..');
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (name === 'node_modules' || name === 'dist') continue;
+    if (statSync(p).isDirectory()) out.push(...files(p));
+    else if (/\.ts$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const re = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  const out: string[] = [];
+  for (let m = re.exec(text); m; m = re.exec(text)) out.push(m[1] ?? m[2]);
+  return out;
+}
+
+const src = (pkg: string) => files(join(root, 'packages', pkg, 'src'));
+
+describe('architecture rules', () => {
+  it('only core/src/adapters/mcp imports the MCP SDK', () => {
+    const offenders = ['core', 'wayland', 'a11y', 'compositor-hyprland', 'compositor-sway', 'compositor-niri', 'tools', 'trust', 'hypruse']
+      .flatMap(src)
+      .filter((f) => importsOf(f).some((i) => i.startsWith('@modelcontextprotocol/sdk')))
+      .map((f) => relative(root, f))
+      .filter((f) => !f.startsWith('packages/core/src/adapters/mcp/'));
+    expect(offenders).toEqual([]);
+  });
+
+  it('backends never import tools, trust or the distribution', () => {
+    for (const pkg of ['wayland', 'a11y', 'compositor-hyprland', 'compositor-sway', 'compositor-niri']) {
+      const bad = src(pkg).filter((f) => importsOf(f).some((i) => /^@hypruse\/(tools|trust)|^hypruse$/.test(i)));
+      expect(bad.map((f) => relative(root, f)), pkg).toEqual([]);
+    }
+  });
+
+  it('tools and trust import only core among our packages, and never spawn processes or open sockets', () => {
+    for (const pkg of ['tools', 'trust']) {
+      for (const f of src(pkg)) {
+        const ours = importsOf(f).filter((i) => i.startsWith('@hypruse/') || i === 'hypruse');
+        expect(ours.filter((i) => i !== '@hypruse/core'), relative(root, f)).toEqual([]);
+      }
+    }
+    for (const f of src('tools')) {
+      const text = readFileSync(f, 'utf8');
+      expect(/from ['"]node:(child_process|net|dgram)['"]/.test(text), relative(root, f)).toBe(false);
+    }
+  });
+
+  it('core imports no other package of ours', () => {
+    const bad = src('core').filter((f) => importsOf(f).some((i) => /^@hypruse\/(?!core)|^hypruse$/.test(i)));
+    expect(bad).toEqual([]);
+  });
+
+  it('the registered tool names equal the documented list', () => {
+    expect(ALL_TOOLS.map((t) => t.name).sort()).toEqual(
+      ['binds', 'click_ui', 'clipboard', 'desktop', 'hypr', 'keyboard', 'launch', 'marks', 'pointer', 'screenshot', 'sequence', 'ui', 'use_bind', 'wait_for', 'zoom'].sort(),
+    );
+  });
+});
