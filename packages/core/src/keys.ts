@@ -89,12 +89,11 @@ function keyName(part: string, source: string): string {
 export function parseCombo(source: string): KeyCombo {
   if (typeof source !== 'string' || source.trim() === '') fail(String(source), 'it is empty');
   const parts = source.split('+').map((p) => p.trim());
-  parts.forEach((p, i) => {
-    if (p === '') {
-      const where = parts.length === 1 ? '' : i === parts.length - 1 ? ' (a trailing "+"; write "plus" for the + key)' : ` (part ${i + 1} is empty)`;
-      fail(source, `empty part${where}`);
-    }
-  });
+  const empty = parts.findIndex((p) => p === '');
+  if (empty >= 0) {
+    const plus = /\+\s*(\+|$)/.test(source.trim()) ? '; write "plus" for the + key' : '';
+    fail(source, `empty part ${empty + 1} of ${parts.length}${plus}`);
+  }
   const modifiers: Modifier[] = [];
   const addModifier = (m: Modifier, raw: string) => {
     if (modifiers.includes(m)) fail(source, `modifier ${JSON.stringify(raw)} is given twice`);

@@ -69,7 +69,7 @@ export const keyboardTool = defineTool({
   description:
     'Type text (any unicode, any layout) or press a key combination into the focused window, or into `window` after focusing it (recommended on a shared seat). Typing is verified by reading the field back over accessibility when possible. Compositor bindings (super+...) cannot be triggered this way: use binds + use_bind.',
   input,
-  cli: { positional: ['action', 'text'], stdinField: 'text', examples: ['hypruse keyboard type "hello" --window 42', 'echo hi | hypruse keyboard type -', 'hypruse keyboard key ctrl+s'] },
+  cli: { positional: ['action', 'text'], positionalFor: { key: ['action', 'keys'] }, stdinField: 'text', examples: ['hypruse keyboard type "hello" --window 42', 'echo hi | hypruse keyboard type -', 'hypruse keyboard key ctrl+s'] },
   async intent(args, ctx) {
     const combo = check(args);
     let target: string | undefined;
@@ -97,14 +97,34 @@ export const keyboardTool = defineTool({
       await kb.key(combo, ctx.signal);
       return result(`pressed ${args.keys}${into}`).data({ action: 'key', keys: args.keys, window: target?.address ?? null }).observe(target?.address ?? null).build();
     }
+    const pid = target?.pid ?? null;
+    const before = await fieldText(ctx, pid);
     await kb.type(args.text, ctx.signal);
-    const verification = await verify(ctx, target?.pid ?? null, args.text);
+    let verification = await verify(ctx, pid, args.text);
+    if (verification.verified === false && verification.holds === (before ?? '')) {
+      // nothing arrived (a window that just moved between outputs can miss its first keys): type once more
+      await sleep(300, ctx.signal);
+      await kb.type(args.text, ctx.signal);
+      verification = await verify(ctx, pid, args.text);
+      verification.note = `${verification.note} (typed twice: the first attempt did not reach the field)`;
+    }
     return result(`typed ${[...args.text].length} characters${into}${verification.note}`)
       .data({ action: 'type', chars: [...args.text].length, window: target?.address ?? null, verified: verification.verified, ...(verification.holds !== undefined ? { field: verification.holds } : {}) })
       .observe(target?.address ?? null)
       .build();
   },
 });
+
+/** The focused field's text before typing (undefined when it cannot be read). */
+async function fieldText(ctx: ToolContext, pid: number | null): Promise<string | undefined> {
+  if (pid === null || !ctx.services.has(Tokens.Accessibility)) return undefined;
+  try {
+    const f = await ctx.services.get(Tokens.Accessibility).focusedText(pid, ctx.signal);
+    return f && !f.element.password && f.text !== null ? f.text : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Read the focused field back over AT-SPI: "verified", or what it holds instead. Never reads password fields. */
 async function verify(ctx: ToolContext, pid: number | null, text: string): Promise<{ verified: boolean | null; note: string; holds?: string }> {

@@ -144,6 +144,11 @@ export const sequenceTool = defineTool({
           if (clicked?.window) prevWindow = clicked.window;
         } catch (err) {
           const e = toHypruseError(err);
+          if (e.code === 'not_found.timeout') {
+            // a wait that timed out is reported, not fatal: the next step decides
+            report.push(`${label}: ${e.message}`);
+            continue;
+          }
           report.push(`${label}: ${e.category.toUpperCase()} ${e.message}`);
           stopped = `step ${i + 1} ${e.category === 'refused' ? 'was refused' : 'failed'}: ${e.message}`;
           break;

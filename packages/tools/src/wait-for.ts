@@ -22,6 +22,11 @@ export function eventMatches(event: WaitEvent, e: DesktopEvent, match: string): 
 export function alreadyHolds(event: WaitEvent, match: string, d: Desktop): Record<string, unknown> | null {
   if (!match) return null;
   const needle = norm(match);
+  if (event === 'window_open') {
+    // with a filter, "a matching window is open" is the level condition (launch already waited for it)
+    const w = d.windows.find((x) => norm(`${x.address} ${x.class} ${x.title}`).includes(needle));
+    return w ? { event, address: w.address, class: w.class, title: w.title, already: true } : null;
+  }
   if (event === 'window_close') {
     const alive = d.windows.some((w) => norm(`${w.address} ${w.class} ${w.title}`).includes(needle));
     return alive ? null : { event, already: true };
@@ -54,7 +59,7 @@ export const waitForTool = defineTool({
   title: 'Wait for a desktop event',
   kind: 'observe',
   description:
-    'Block until a compositor event happens instead of sleeping: window_open, window_close, workspace, title_change, layer_open, layer_close, urgent, screencast. `match` filters (workspace: exact name; others: case-insensitive text of address, class, title, namespace). Answers already: true when a filtered condition already holds. Timeout is exit 4.',
+    'Block until a compositor event happens instead of sleeping: window_open, window_close, workspace, title_change, layer_open, layer_close, urgent, screencast. `match` filters (workspace: exact name; others: case-insensitive text of address, class, title, namespace). Answers already: true when a filtered condition already holds (a matching window is already open or already gone, the workspace is already active, the layer is already open). Timeout is exit 4.',
   input: z
     .object({
       event: z.enum(WAIT_EVENTS).describe(WAIT_EVENTS.join(' | ')),

@@ -72,7 +72,13 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject> {
   /** Listed only when this config switch is on (clipboard). */
   optIn?: 'clipboard';
   /** Name of the CLI positional sub-verb field (e.g. `action`), and other positional fields in order. */
-  cli?: { positional?: string[]; stdinField?: string; examples?: string[] };
+  cli?: {
+    positional?: string[];
+    /** Positional fields when the first positional (the action) has this value. */
+    positionalFor?: Record<string, string[]>;
+    stdinField?: string;
+    examples?: string[];
+  };
   /** Compute what the call will touch (acting tools). Runs after validation, before the trust layers. */
   intent?(args: z.output<I>, ctx: ToolContext): Promise<Intent> | Intent;
   handle(args: z.output<I>, ctx: ToolContext): Promise<ToolResult>;

@@ -51,7 +51,9 @@ export function coerce(name: string, raw: string, schema: JsonSchema | undefined
 export function parseVerbArgs(tool: AnyTool, argv: string[], stdin: () => string): ParsedVerb {
   const schema = inputSchemaOf(tool);
   const props = schema.properties ?? {};
-  const positional = tool.cli?.positional ?? [];
+  let positional = tool.cli?.positional ?? [];
+  const firstPositional = argv.find((a) => !a.startsWith('-'));
+  if (firstPositional && tool.cli?.positionalFor?.[firstPositional]) positional = tool.cli.positionalFor[firstPositional];
   const args: Record<string, unknown> = {};
   const flags: VerbFlags = { json: false, dryRun: false, help: false };
   const rest: string[] = [];

@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+export const BIN = join(import.meta.dirname, '../../packages/hypruse/bin/hypruse.js');
+
+export type TextBlock = { type: 'text'; text: string };
+
+export interface Server {
+  client: Client;
+  transport: StdioClientTransport;
+  pid: number | null;
+  call(name: string, args?: Record<string, unknown>): Promise<{ isError: boolean; text: string[]; data: Record<string, unknown>; raw: unknown }>;
+  close(): Promise<void>;
+}
+
+/** The built server over real stdio, with the desktop environment passed explicitly (hosts strip it). */
+export async function startServer(env: Record<string, string>, extra: Record<string, string> = {}): Promise<Server> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN],
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: 'C.UTF-8', ...env, ...extra },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'hypruse-e2e', version: '1' });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    pid: transport.pid,
+    async call(name, args = {}) {
+      const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 60000 });
+      const text = (r.content as TextBlock[]).filter((c) => c.type === 'text').map((c) => c.text);
+      return { isError: Boolean(r.isError), text, data: (r.structuredContent ?? {}) as Record<string, unknown>, raw: r };
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
