@@ -13,7 +13,7 @@ const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.opt
 
 const t0 = Date.now();
 await build({
-  entryPoints: { bin: join(pkgDir, 'src/bin.ts'), index: join(pkgDir, 'src/index.ts') },
+  entryPoints: { bin: join(pkgDir, 'src/bin.ts'), index: join(pkgDir, 'src/index.ts'), config: join(pkgDir, 'src/config.ts') },
   outdir: join(pkgDir, 'dist'),
   bundle: true,
   splitting: true,

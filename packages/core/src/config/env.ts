@@ -96,6 +96,7 @@ export const ENV_VARS: EnvVarSpec[] = [
   { name: 'HYPRUSE_JOURNAL_MAX_BYTES', path: 'journal.maxBytes', accepted: 'whole number of bytes (0 = never rotate)', description: 'Journal rotation size.', parse: int('HYPRUSE_JOURNAL_MAX_BYTES', 0) },
   { name: 'HYPRUSE_DRYRUN', path: 'dryRun', accepted: '1/true/yes/on | 0/false/no/off', description: 'Rehearse: deliver nothing.', parse: bool('HYPRUSE_DRYRUN') },
   { name: 'HYPRUSE_KEYBOARD', path: 'input.keyboard', accepted: 'auto | wire | wtype', description: 'Keyboard delivery path.', parse: oneOf('HYPRUSE_KEYBOARD', ['auto', 'wire', 'wtype']) },
+  { name: 'HYPRUSE_LAUNCH_TOKEN', path: null, accepted: '(set by hypruse)', description: 'Set by hypruse in the environment of processes it launches, so their windows are recognised even through launchers; not for users to set.' },
   { name: 'HYPRUSE_LOG', path: null, accepted: 'debug | info | warn | error', description: 'Log level on stderr.' },
 ];
 
