@@ -1,6 +1,10 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Outside the checkout, per user: the suite may run as the desktop user, who cannot write here.
+  cacheDir: process.env.HYPRUSE_VITEST_CACHE_DIR || join(tmpdir(), `hypruse-vitest-${process.getuid?.() ?? 'user'}`),
   resolve: { conditions: ['@hypruse/source'] },
   ssr: { resolve: { conditions: ['@hypruse/source'], externalConditions: ['@hypruse/source'] } },
   test: {
@@ -11,7 +15,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'unit', include: ['packages/*/test/**/*.test.ts', 'tests/arch/**/*.test.ts', 'tests/mcp/**/*.test.ts', 'tests/simulators/**/*.test.ts'] } },
-      { extends: true, test: { name: 'desktop', include: ['tests/contract/**/*.test.ts', 'tests/e2e/**/*.test.ts', 'tests/faults/**/*.test.ts'], fileParallelism: false } },
+      { extends: true, test: { name: 'desktop', include: ['tests/contract/**/*.test.ts', 'tests/e2e/**/*.test.ts', 'tests/faults/**/*.test.ts', 'tests/cli/**/*.test.ts'], fileParallelism: false } },
     ],
   },
 });
