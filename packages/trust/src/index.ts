@@ -2,6 +2,27 @@ import { definePlugin, PLUGIN_API_VERSION, Tokens, type TrustLayer } from '@hypr
 import { ALL_LAYERS } from './all.js';
 
 export { ALL_LAYERS };
+export { journalLayer } from './layers/journal.js';
+export { readonlyLayer } from './layers/readonly.js';
+export { lockLayer, createLockLayer, lockState, type LockState } from './layers/lock.js';
+export { authLayer } from './layers/auth.js';
+export { confineLayer, parseScopes, inScope, launchedAddress, type Scope } from './layers/confine.js';
+export { policyLayer, tierOf, type Tier } from './layers/policy.js';
+export { strictLayer, rebaseline } from './layers/strict.js';
+export { layerGuard, coveringLayer, keyboardGrab } from './layers/layer.js';
+export { dangerousLayer, dangerousMatch, dangerousWords } from './layers/dangerous.js';
+export { markLayer, installMarkRule, OWNED_TAG } from './layers/mark.js';
+export { dryRunLayer } from './layers/dry-run.js';
+export {
+  beaconLayer, createBeaconLayer, BeaconWriter, beaconWriter, beaconPath, beaconDir, readBeacon, safeLabel, type Beacon,
+} from './beacon.js';
+export { systemLockProbe, LOCKER_NAMES, type LockProbe } from './lock-probe.js';
+export { isAuthClass, isAuthLayer, isAuthWindow, AUTH_CLASSES } from './auth-match.js';
+export { Journal, journalFor, journalMode, journalSessionStart, journalSessionStop } from './journal/journal.js';
+export { JournalFile } from './journal/journal-file.js';
+export { defaultJournalPath, resolveJournalPath } from './journal/paths.js';
+export { redactArgs, digestText, isRedacted, hasRedacted, type RedactedText } from './journal/redact.js';
+export { JOURNAL_VERSION, head, type JournalRecord, type JournalKind, type JournalOutcome, type JournalMode } from './journal/record.js';
 
 /** Registers every built-in trust layer into the session container. */
 export const trustPlugin = definePlugin({
@@ -11,3 +32,8 @@ export const trustPlugin = definePlugin({
     for (const layer of ALL_LAYERS) container.register<TrustLayer>(Tokens.TrustLayer, { useValue: layer });
   },
 });
+export { readJournal, parseJournal, summarize, summaryLine, type ReadJournal, type JournalSummary } from './journal/read.js';
+export {
+  planReplay, paceMs, recordedWindows, REPLAYABLE_TOOLS, UNREPLAYED_ARGS, type ReplayPlan, type ReplayStep, type ReplayProblem,
+  type ReplayPlanOptions,
+} from './journal/replay-plan.js';

@@ -1,0 +1,281 @@
+import {
+  NotFoundError, UsageError, throwIfAborted,
+  type A11yElement, type A11yReadOptions, type A11yReadResult, type A11yWindowQuery, type Accessibility, type Logger,
+} from '@hypruse/core';
+import { AtspiBus, isGoneError, isMissingInterfaceError } from './atspi-bus.js';
+import { ATSPI_REGISTRY, ATSPI_ROOT_PATH, IFACE } from './atspi-constants.js';
+import { Deadline, withDeadline } from './deadline.js';
+import { collectElements, isSkeleton, toElement } from './elements.js';
+import { TreeReader, type NodeRef, type RawNode } from './tree-reader.js';
+import { hasWindowTitled, pickWindow } from './window-matcher.js';
+
+export interface AtspiAccessibilityOptions {
+  env: NodeJS.ProcessEnv;
+  /** Ceiling for one application (a whole tree read, a refresh, an action). Default 2000 ms. */
+  timeoutMs?: number;
+  /** Stop walking a tree after this many objects. Default 4000. */
+  maxNodes?: number;
+  logger?: Logger;
+}
+
+interface RegisteredApp {
+  ref: NodeRef;
+  pid: number | null;
+}
+
+/** Characters of text returned by focusedText (typing verification wants the whole field). */
+const FOCUSED_TEXT_LIMIT = 10000;
+
+const FALLBACK_HINT = 'Use screenshot + zoom instead.';
+
+/**
+ * The accessibility backend: AT-SPI over dbus-next, with level-pipelined
+ * tree reads and one ceiling per application so a hung app cannot hang the
+ * server.
+ */
+export class AtspiAccessibility implements Accessibility {
+  private readonly bus: AtspiBus;
+  private readonly reader: TreeReader;
+  private readonly timeoutMs: number;
+  private readonly maxNodes: number;
+  private readonly logger?: Logger;
+  /** pid per unique bus name (unique names are never reused while the bus lives). */
+  private readonly pids = new Map<string, number | null>();
+
+  constructor(opts: AtspiAccessibilityOptions) {
+    this.timeoutMs = opts.timeoutMs ?? 2000;
+    this.maxNodes = opts.maxNodes ?? 4000;
+    this.logger = opts.logger;
+    this.bus = new AtspiBus(opts.env, opts.logger);
+    this.reader = new TreeReader(this.bus);
+  }
+
+  async describe(): Promise<string> {
+    try {
+      return await withDeadline(this.timeoutMs, 'the accessibility registry', undefined, async (d) => {
+        const address = await this.bus.address(d);
+        const apps = await this.registry(d);
+        return `AT-SPI over dbus-next: accessibility bus ${address.split(',')[0]} (from ${this.bus.addressSource}), ${apps.length} application(s) registered`;
+      });
+    } catch (err) {
+      return `AT-SPI unavailable: ${(err as Error).message}`;
+    }
+  }
+
+  async apps(signal?: AbortSignal): Promise<Array<{ name: string; pid: number | null; bus: string }>> {
+    throwIfAborted(signal);
+    const apps = await withDeadline(this.timeoutMs, 'the accessibility registry', signal, (d) => this.registry(d));
+    // Each app answers for its own name under its own ceiling; a hung app is listed by bus name.
+    const names = await Promise.allSettled(
+      apps.map((a) =>
+        withDeadline(this.timeoutMs, a.ref.bus, signal, (d) =>
+          this.bus.call({ dest: a.ref.bus, path: a.ref.path, iface: IFACE.Properties, member: 'Get', signature: 'ss', body: [IFACE.Accessible, 'Name'] }, d),
+        ),
+      ),
+    );
+    throwIfAborted(signal);
+    return apps.map((a, i) => {
+      const r = names[i];
+      const v = r.status === 'fulfilled' ? (r.value[0] as { value?: unknown } | undefined)?.value : undefined;
+      return { name: typeof v === 'string' && v !== '' ? v : a.ref.bus, pid: a.pid, bus: a.ref.bus };
+    });
+  }
+
+  async read(window: A11yWindowQuery, opts: A11yReadOptions): Promise<A11yReadResult> {
+    throwIfAborted(opts.signal);
+    const label = window.class || window.title || (window.pid !== null ? `pid ${window.pid}` : 'the window');
+    const apps = await withDeadline(this.timeoutMs, 'the accessibility registry', opts.signal, (d) => this.registry(d));
+    const byPid = window.pid !== null ? apps.filter((a) => a.pid === window.pid) : [];
+
+    const inApp = byPid.length > 0 ? await this.findWindowInApps(byPid, window, label, opts.signal) : null;
+    if (inApp === 'no_windows') {
+      return { status: 'no_tree', reason: `${label} is registered on the accessibility bus but publishes no windows. ${FALLBACK_HINT}` };
+    }
+    // Multi-process apps: the window belongs to another process than the one registered; match by title.
+    const found = inApp ?? (await this.findWindowByTitle(apps.filter((a) => !byPid.includes(a)), window, opts.signal));
+    if (!found) {
+      return {
+        status: 'no_app',
+        reason:
+          `no accessible application matches ${label}` +
+          (window.pid !== null ? ` (pid ${window.pid})` : '') +
+          ` or has a window titled '${window.title}'. The app may not support accessibility, or it has not registered yet. ${FALLBACK_HINT}`,
+      };
+    }
+
+    const { app, frame } = found;
+    const appLabel = app.name || label;
+    const tree = await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) =>
+      this.reader.readTree(frame.ref, d, { maxNodes: opts.maxNodes ?? this.maxNodes }),
+    );
+    if (!tree) {
+      return { status: 'no_tree', reason: `${appLabel} closed its window '${frame.name}' while it was being read. ${FALLBACK_HINT}` };
+    }
+    if (tree.root.childRefs.length === 0) {
+      return { status: 'no_tree', reason: `${appLabel} exposes no accessibility tree (its window has no accessible children). ${FALLBACK_HINT}` };
+    }
+    if (isSkeleton(tree.root)) {
+      return {
+        status: 'no_tree',
+        skeleton: true,
+        reason:
+          `${appLabel} exposes only an empty accessibility skeleton (typical of Chromium/Electron apps started without accessibility, ` +
+          `e.g. --force-renderer-accessibility). ${FALLBACK_HINT}`,
+      };
+    }
+    const elements = collectElements(tree.root, {
+      actionableOnly: opts.actionableOnly,
+      name: opts.name,
+      windowWidth: window.width,
+      windowHeight: window.height,
+    });
+    return { status: 'ok', app: appLabel, windowName: tree.root.name, elements, truncated: tree.truncated, nodes: tree.nodes };
+  }
+
+  async refresh(ref: A11yElement['ref'], signal?: AbortSignal): Promise<A11yElement | null> {
+    throwIfAborted(signal);
+    const node = await withDeadline(this.timeoutMs, `the application owning ${ref.bus}`, signal, (d) =>
+      this.reader.readNode(ref, 0, d, { details: true }),
+    );
+    return node ? toElement(node) : null;
+  }
+
+  async doAction(ref: A11yElement['ref'], index: number, signal?: AbortSignal): Promise<boolean> {
+    if (!Number.isInteger(index) || index < 0) {
+      throw new UsageError(`action index must be a non-negative integer, got ${index}`);
+    }
+    throwIfAborted(signal);
+    return withDeadline(this.timeoutMs, `the application owning ${ref.bus}`, signal, async (d) => {
+      const call = (member: string, signature?: string, body?: unknown[]) =>
+        this.bus.call({ dest: ref.bus, path: ref.path, iface: IFACE.Action, member, signature, body }, d);
+      try {
+        const actions = ((await call('GetActions'))[0] as Array<[string, string, string]>) ?? [];
+        if (index >= actions.length) {
+          throw new UsageError(
+            actions.length === 0
+              ? 'the element has no actions'
+              : `the element has ${actions.length} action(s) (${actions.map((a, i) => `${i}=${a[0]}`).join(', ')}); index ${index} is out of range`,
+          );
+        }
+        const reply = await call('DoAction', 'i', [index]);
+        return reply[0] === true;
+      } catch (err) {
+        if (isGoneError(err)) {
+          throw new NotFoundError('not_found.element', 'the element is gone (its application closed it or exited)', {
+            hint: 'Read the window again (ui) to get current elements.',
+            cause: err,
+          });
+        }
+        if (isMissingInterfaceError(err)) {
+          throw new UsageError('the element has no actions (no AT-SPI Action interface)', {
+            hint: 'Click it with the pointer at its coordinates instead.',
+          });
+        }
+        throw err;
+      }
+    });
+  }
+
+  async focusedText(pid: number, signal?: AbortSignal): Promise<{ element: A11yElement; text: string | null } | null> {
+    throwIfAborted(signal);
+    const apps = await withDeadline(this.timeoutMs, 'the accessibility registry', signal, (d) => this.registry(d));
+    const mine = apps.filter((a) => a.pid === pid);
+    for (const app of mine) {
+      const hit = await withDeadline(this.timeoutMs, `the application with pid ${pid}`, signal, async (d) => {
+        const tree = await this.reader.readTree(app.ref, d, {
+          maxNodes: this.maxNodes,
+          details: false,
+          descend: (n) => n.depth === 0 || n.states.includes('showing'),
+          stopAt: (n) => n.states.includes('focused') && n.interfaces.includes('Text'),
+        });
+        if (!tree?.stoppedAt) return null;
+        return this.reader.readNode(tree.stoppedAt.ref, tree.stoppedAt.depth, d, { details: true, anyText: true, textLimit: FOCUSED_TEXT_LIMIT });
+      });
+      if (hit) return { element: toElement(hit), text: hit.password ? null : (hit.text ?? '') };
+    }
+    return null;
+  }
+
+  async dispose(): Promise<void> {
+    await this.bus.dispose();
+  }
+
+  /** The registered applications with the pid of their bus connection. */
+  private async registry(d: Deadline): Promise<RegisteredApp[]> {
+    d.what = 'the accessibility registry';
+    const body = await this.bus.call(
+      { dest: ATSPI_REGISTRY, path: ATSPI_ROOT_PATH, iface: IFACE.Accessible, member: 'GetChildren' },
+      d,
+    );
+    const refs = ((body[0] as Array<[string, string]>) ?? []).filter(([bus, path]) => bus && path).map(([bus, path]) => ({ bus, path }));
+    d.what = 'the accessibility bus';
+    const pids = await Promise.all(refs.map((r) => this.pidOf(r.bus, d)));
+    return refs.map((ref, i) => ({ ref, pid: pids[i] }));
+  }
+
+  private async pidOf(bus: string, d: Deadline): Promise<number | null> {
+    if (this.pids.has(bus)) return this.pids.get(bus) ?? null;
+    try {
+      const body = await this.bus.call(
+        { dest: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', iface: 'org.freedesktop.DBus', member: 'GetConnectionUnixProcessID', signature: 's', body: [bus] },
+        d,
+      );
+      const pid = Number(body[0]);
+      const v = Number.isInteger(pid) && pid > 0 ? pid : null;
+      this.pids.set(bus, v);
+      return v;
+    } catch (err) {
+      if (d.fired) throw err;
+      this.logger?.debug(`a11y: no pid for ${bus}: ${(err as Error).message}`);
+      return null;
+    }
+  }
+
+  /** The app root and its top-level windows (name, role, states, extents). */
+  private async appWindows(app: RegisteredApp, d: Deadline): Promise<{ name: string; windows: RawNode[] } | null> {
+    const root = await this.reader.readNode(app.ref, 0, d, { children: true, details: false });
+    if (!root) return null;
+    const windows = await Promise.all(root.childRefs.map((r) => this.reader.readNode(r, 1, d, { details: true })));
+    return { name: root.name, windows: windows.filter((w): w is RawNode => w !== null) };
+  }
+
+  private async findWindowInApps(
+    apps: RegisteredApp[],
+    window: A11yWindowQuery,
+    label: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ app: { name: string }; frame: RawNode } | 'no_windows' | null> {
+    const listed = await withDeadline(this.timeoutMs, label, signal, (d) => Promise.all(apps.map((a) => this.appWindows(a, d))));
+    const all = listed.flatMap((l) => (l ? l.windows.map((w) => ({ app: l, w })) : []));
+    if (all.length === 0) return listed.some((l) => l !== null) ? 'no_windows' : null;
+    const frame = pickWindow(
+      all.map((x) => x.w),
+      window,
+    );
+    if (!frame) return null;
+    const owner = all.find((x) => x.w === frame);
+    return { app: { name: owner?.app.name ?? '' }, frame };
+  }
+
+  private async findWindowByTitle(
+    apps: RegisteredApp[],
+    window: A11yWindowQuery,
+    signal: AbortSignal | undefined,
+  ): Promise<{ app: { name: string }; frame: RawNode } | null> {
+    if (!window.title) return null;
+    // Every app under its own ceiling, in parallel; apps that do not answer are skipped.
+    const listed = await Promise.allSettled(apps.map((a) => withDeadline(this.timeoutMs, a.ref.bus, signal, (d) => this.appWindows(a, d))));
+    throwIfAborted(signal);
+    for (const r of listed) {
+      if (r.status !== 'fulfilled' || !r.value) continue;
+      if (hasWindowTitled(r.value.windows, window.title)) {
+        const frame = pickWindow(r.value.windows, window);
+        if (frame) return { app: { name: r.value.name }, frame };
+      }
+    }
+    const failed = listed.filter((r) => r.status === 'rejected').length;
+    if (failed > 0) this.logger?.debug(`a11y: ${failed} app(s) did not answer during the title fallback`);
+    return null;
+  }
+}
+

@@ -1,0 +1,295 @@
+import { HypruseError, type Logger } from '@hypruse/core';
+import type { Message as DbusMessage, MessageBus } from 'dbus-next';
+import type { Deadline } from './deadline.js';
+
+type DbusModule = typeof import('dbus-next');
+
+/** One method call on the accessibility bus (low-level: no proxy introspection). */
+export interface CallSpec {
+  dest: string;
+  path: string;
+  iface: string;
+  member: string;
+  signature?: string;
+  body?: unknown[];
+}
+
+/** D-Bus error names that mean the object or its application is gone. */
+const GONE_ERRORS = new Set([
+  'org.freedesktop.DBus.Error.ServiceUnknown',
+  'org.freedesktop.DBus.Error.NameHasNoOwner',
+  'org.freedesktop.DBus.Error.UnknownObject',
+  'org.freedesktop.DBus.Error.Disconnected',
+  'org.freedesktop.DBus.Error.NoReply',
+]);
+
+/** The typed error of a failed call; `data.dbusError` keeps the D-Bus error name. */
+export function isGoneError(err: unknown): boolean {
+  return err instanceof HypruseError && err.code === 'error.a11y' && GONE_ERRORS.has(String(err.data?.dbusError ?? ''));
+}
+
+/** True when the call failed because the object lacks that interface or method (not an app failure). */
+export function isMissingInterfaceError(err: unknown): boolean {
+  if (!(err instanceof HypruseError) || err.code !== 'error.a11y') return false;
+  const name = String(err.data?.dbusError ?? '');
+  return (
+    name === 'org.freedesktop.DBus.Error.UnknownMethod' ||
+    name === 'org.freedesktop.DBus.Error.UnknownInterface' ||
+    name === 'org.freedesktop.DBus.Error.UnknownProperty' ||
+    name === 'org.freedesktop.DBus.Error.InvalidArgs' ||
+    name === 'org.freedesktop.DBus.Error.NotSupported'
+  );
+}
+
+interface Link {
+  bus: MessageBus;
+  /** The socket, corked while one tick's calls are written (one writev instead of a syscall per message). */
+  stream?: { cork(): void; uncork(): void; writableCorked?: number };
+  corked: boolean;
+  address: string;
+  dead: boolean;
+  /** Rejects when the connection errors or closes. */
+  closed: Promise<never>;
+}
+
+let dbusModule: Promise<DbusModule> | undefined;
+function loadDbus(): Promise<DbusModule> {
+  dbusModule ??= import('dbus-next').then((m) => ((m as unknown as { default?: DbusModule }).default ?? m) as DbusModule);
+  return dbusModule;
+}
+
+/**
+ * The two connections of the accessibility backend: the session bus (only to
+ * ask `org.a11y.Bus` for the accessibility bus address) and the accessibility
+ * bus itself. Both are kept open and re-created when they die.
+ */
+export class AtspiBus {
+  private session: Promise<Link> | undefined;
+  private a11y: Promise<Link> | undefined;
+  private dbus: DbusModule | undefined;
+  /** How the accessibility bus address was found (for describe()). */
+  addressSource = '';
+
+  constructor(private readonly env: NodeJS.ProcessEnv, private readonly logger?: Logger) {}
+
+  /** The session bus address: DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus. */
+  sessionAddress(): string {
+    const a = this.env.DBUS_SESSION_BUS_ADDRESS;
+    if (a) return a;
+    if (this.env.XDG_RUNTIME_DIR) return `unix:path=${this.env.XDG_RUNTIME_DIR}/bus`;
+    throw new HypruseError('error.a11y', 'no D-Bus session bus: neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set', {
+      hint: 'Run hypruse inside the desktop session, or pass DBUS_SESSION_BUS_ADDRESS (and XDG_RUNTIME_DIR) in its environment.',
+    });
+  }
+
+  /** Call a method on the accessibility bus; returns the reply body. */
+  async call(spec: CallSpec, deadline: Deadline): Promise<unknown[]> {
+    const link = await this.a11yLink(deadline);
+    return this.callOn(link, spec, deadline);
+  }
+
+  /** The accessibility bus address in use (connecting if needed). */
+  async address(deadline: Deadline): Promise<string> {
+    const link = await this.a11yLink(deadline);
+    return link.address;
+  }
+
+  async dispose(): Promise<void> {
+    const links = [this.session, this.a11y];
+    this.session = undefined;
+    this.a11y = undefined;
+    for (const p of links) {
+      const link = await p?.catch(() => undefined);
+      if (link && !link.dead) {
+        link.dead = true;
+        try {
+          link.bus.disconnect();
+        } catch {
+          // already closed
+        }
+      }
+    }
+  }
+
+  private a11yLink(deadline: Deadline): Promise<Link> {
+    const current = this.a11y;
+    if (current) {
+      return current.then((l) => {
+        if (!l.dead) return l;
+        if (this.a11y === current) this.a11y = undefined;
+        return this.a11yLink(deadline);
+      });
+    }
+    const p = this.openA11y(deadline);
+    this.a11y = p;
+    p.catch(() => {
+      if (this.a11y === p) this.a11y = undefined;
+    });
+    return p;
+  }
+
+  private async openA11y(deadline: Deadline): Promise<Link> {
+    const override = this.env.AT_SPI_BUS_ADDRESS;
+    if (override) {
+      this.addressSource = 'AT_SPI_BUS_ADDRESS';
+      return this.open(override, 'the accessibility bus', deadline);
+    }
+    let sessionErr: unknown;
+    try {
+      const session = await this.sessionLink(deadline);
+      const body = await this.callOn(
+        session,
+        { dest: 'org.a11y.Bus', path: '/org/a11y/bus', iface: 'org.a11y.Bus', member: 'GetAddress' },
+        deadline,
+      );
+      const address = String(body[0] ?? '');
+      if (!address) {
+        throw new HypruseError('error.a11y', 'org.a11y.Bus returned no accessibility bus address', {
+          hint: 'Start the accessibility bus (at-spi-bus-launcher) in the session; apps then register on it.',
+        });
+      }
+      this.addressSource = 'org.a11y.Bus.GetAddress';
+      return await this.open(address, 'the accessibility bus', deadline);
+    } catch (err) {
+      if (deadline.fired) throw err;
+      sessionErr = err;
+    }
+    // The session bus may refuse us (D-Bus authenticates by uid) while the
+    // accessibility bus, which allows root, listens at its well-known path.
+    const dir = this.env.XDG_RUNTIME_DIR;
+    if (dir) {
+      try {
+        const link = await this.open(`unix:path=${dir}/at-spi/bus`, 'the accessibility bus', deadline);
+        this.addressSource = '$XDG_RUNTIME_DIR/at-spi/bus';
+        this.logger?.debug(`a11y: session bus unusable (${(sessionErr as Error).message}); using ${dir}/at-spi/bus`);
+        return link;
+      } catch (err) {
+        if (deadline.fired) throw err;
+      }
+    }
+    throw sessionErr;
+  }
+
+  private sessionLink(deadline: Deadline): Promise<Link> {
+    const current = this.session;
+    if (current) {
+      return current.then((l) => {
+        if (!l.dead) return l;
+        if (this.session === current) this.session = undefined;
+        return this.sessionLink(deadline);
+      });
+    }
+    const p = this.open(this.sessionAddress(), 'the D-Bus session bus', deadline);
+    this.session = p;
+    p.catch(() => {
+      if (this.session === p) this.session = undefined;
+    });
+    return p;
+  }
+
+  private async open(address: string, label: string, deadline: Deadline): Promise<Link> {
+    const dbus = (this.dbus ??= await loadDbus());
+    let bus: MessageBus;
+    try {
+      bus = dbus.sessionBus({ busAddress: address });
+    } catch (err) {
+      throw new HypruseError('error.a11y', `cannot connect to ${label} at ${address}: ${(err as Error).message}`, {
+        hint: 'Check that the desktop session is running and the address is right.',
+        cause: err,
+      });
+    }
+    let markClosed!: (e: unknown) => void;
+    const link: Link = {
+      bus,
+      address,
+      dead: false,
+      corked: false,
+      closed: new Promise<never>((_, rej) => {
+        markClosed = rej;
+      }),
+    };
+    link.closed.catch(() => undefined);
+    const die = (why: string) => {
+      if (link.dead) return;
+      link.dead = true;
+      this.logger?.debug(`a11y: connection to ${label} closed (${why})`);
+      markClosed(
+        new HypruseError('error.a11y', `the connection to ${label} closed: ${why}`, {
+          hint: 'The bus restarted or refused hypruse (D-Bus checks the user id: run hypruse as the desktop user).',
+          data: { dbusError: 'org.freedesktop.DBus.Error.Disconnected' },
+        }),
+      );
+      try {
+        bus.disconnect();
+      } catch {
+        // stream already gone
+      }
+    };
+    bus.on('error', (err: unknown) => die(err instanceof Error ? err.message : String(err)));
+    const conn = (bus as unknown as { _connection?: { on(ev: string, f: () => void): void; stream?: { on(ev: string, f: () => void): void } } })
+      ._connection;
+    link.stream = conn?.stream as Link['stream'];
+    conn?.on('end', () => die('end of stream'));
+    conn?.stream?.on('close', () => die('socket closed'));
+
+    const connected = new Promise<void>((resolve) => bus.once('connect', () => resolve()));
+    try {
+      await deadline.race(Promise.race([connected, link.closed]));
+    } catch (err) {
+      die('connect failed');
+      if (err instanceof HypruseError && err.code === 'error.a11y' && !deadline.fired) {
+        throw new HypruseError('error.a11y', `cannot connect to ${label} at ${address}: ${err.message.replace(/^.*closed: /, '')}`, {
+          hint: 'D-Bus authenticates by user id: run hypruse as the desktop user, inside its session.',
+          cause: err,
+        });
+      }
+      throw err;
+    }
+    return link;
+  }
+
+  private async callOn(link: Link, spec: CallSpec, deadline: Deadline): Promise<unknown[]> {
+    const dbus = this.dbus as DbusModule;
+    const msg: DbusMessage = new dbus.Message({
+      destination: spec.dest,
+      path: spec.path,
+      interface: spec.iface,
+      member: spec.member,
+      signature: spec.signature ?? '',
+      body: spec.body ?? [],
+    });
+    const serial = link.bus.newSerial();
+    msg.serial = serial;
+    if (link.stream && !link.corked) {
+      link.corked = true;
+      link.stream.cork();
+      process.nextTick(() => {
+        link.corked = false;
+        link.stream?.uncork();
+      });
+    }
+    try {
+      const reply = await Promise.race([link.bus.call(msg), link.closed, deadline.promise]);
+      return (reply?.body ?? []) as unknown[];
+    } catch (err) {
+      if (deadline.fired || link.dead) {
+        // Drop the reply handler so a hung peer does not pin it until the bus's reply timeout.
+        const handlers = (link.bus as unknown as { _methodReturnHandlers?: Record<number, unknown> })._methodReturnHandlers;
+        if (handlers) delete handlers[serial];
+      }
+      throw toA11yError(err, spec);
+    }
+  }
+}
+
+function toA11yError(err: unknown, spec: CallSpec): unknown {
+  if (err instanceof HypruseError) return err;
+  const e = err as { type?: string; text?: string; message?: string };
+  if (typeof e?.type === 'string') {
+    return new HypruseError('error.a11y', `${spec.iface}.${spec.member} on ${spec.dest}${spec.path} failed: ${e.text ?? e.type}`, {
+      data: { dbusError: e.type },
+      cause: err,
+    });
+  }
+  return new HypruseError('error.a11y', `${spec.iface}.${spec.member} on ${spec.dest} failed: ${e?.message ?? String(err)}`, { cause: err });
+}

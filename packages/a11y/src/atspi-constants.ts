@@ -1,0 +1,129 @@
+/**
+ * AT-SPI numbers used by the reader: role numbers (AtspiRole), state bits
+ * (AtspiStateType) and the D-Bus names of the interfaces. Pure data.
+ */
+
+export const ATSPI_REGISTRY = 'org.a11y.atspi.Registry';
+export const ATSPI_ROOT_PATH = '/org/a11y/atspi/accessible/root';
+export const ATSPI_NULL_PATH = '/org/a11y/atspi/null';
+
+export const IFACE = {
+  Accessible: 'org.a11y.atspi.Accessible',
+  Component: 'org.a11y.atspi.Component',
+  Action: 'org.a11y.atspi.Action',
+  Text: 'org.a11y.atspi.Text',
+  EditableText: 'org.a11y.atspi.EditableText',
+  Value: 'org.a11y.atspi.Value',
+  Properties: 'org.freedesktop.DBus.Properties',
+} as const;
+
+/** ATSPI_COORD_TYPE_WINDOW: extents relative to the toplevel window (the only meaningful ones on Wayland). */
+export const COORD_TYPE_WINDOW = 1;
+
+/** AtspiRole numbers the reader reasons about. */
+export const Role = {
+  ALERT: 2,
+  CHECK_BOX: 7,
+  CHECK_MENU_ITEM: 8,
+  COMBO_BOX: 11,
+  DIALOG: 16,
+  FILLER: 20,
+  FRAME: 23,
+  LABEL: 29,
+  LIST: 31,
+  LIST_ITEM: 32,
+  MENU: 33,
+  MENU_BAR: 34,
+  MENU_ITEM: 35,
+  PAGE_TAB: 37,
+  PAGE_TAB_LIST: 38,
+  PANEL: 39,
+  PASSWORD_TEXT: 40,
+  POPUP_MENU: 41,
+  PROGRESS_BAR: 42,
+  PUSH_BUTTON: 43,
+  RADIO_BUTTON: 44,
+  RADIO_MENU_ITEM: 45,
+  ROOT_PANE: 46,
+  SCROLL_BAR: 48,
+  SCROLL_PANE: 49,
+  SEPARATOR: 50,
+  SLIDER: 51,
+  SPIN_BUTTON: 52,
+  SPLIT_PANE: 53,
+  TABLE_CELL: 56,
+  TEAROFF_MENU_ITEM: 59,
+  TEXT: 61,
+  TOGGLE_BUTTON: 62,
+  TOOL_BAR: 63,
+  VIEWPORT: 68,
+  WINDOW: 69,
+  APPLICATION: 75,
+  ENTRY: 79,
+  DOCUMENT_FRAME: 82,
+  SECTION: 85,
+  LINK: 88,
+  TREE_ITEM: 91,
+  DOCUMENT_WEB: 95,
+  LIST_BOX: 98,
+  GROUPING: 99,
+  LEVEL_BAR: 103,
+} as const;
+
+/** Roles an agent can act on (hypruse 0.9.3's set, plus list/tree items and tear-off items). */
+export const ACTIONABLE_ROLES: ReadonlySet<number> = new Set([
+  Role.CHECK_BOX, Role.CHECK_MENU_ITEM, Role.COMBO_BOX, Role.MENU, Role.MENU_ITEM, Role.PAGE_TAB,
+  Role.PASSWORD_TEXT, Role.PUSH_BUTTON, Role.RADIO_BUTTON, Role.RADIO_MENU_ITEM, Role.SLIDER, Role.SPIN_BUTTON,
+  Role.TOGGLE_BUTTON, Role.ENTRY, Role.LINK, Role.LIST_ITEM, Role.TREE_ITEM, Role.TEAROFF_MENU_ITEM,
+]);
+
+/** Roles that carry a checked/unchecked state. */
+export const CHECKABLE_ROLES: ReadonlySet<number> = new Set([
+  Role.CHECK_BOX, Role.CHECK_MENU_ITEM, Role.RADIO_BUTTON, Role.RADIO_MENU_ITEM, Role.TOGGLE_BUTTON,
+]);
+
+/** Roles whose text is reported as the value (when not a password field). */
+export const TEXT_VALUE_ROLES: ReadonlySet<number> = new Set([Role.TEXT, Role.ENTRY, Role.SPIN_BUTTON, Role.COMBO_BOX]);
+
+/** Roles whose numeric value (with min, max, percent) is reported. */
+export const NUMERIC_VALUE_ROLES: ReadonlySet<number> = new Set([
+  Role.SLIDER, Role.SPIN_BUTTON, Role.PROGRESS_BAR, Role.SCROLL_BAR, Role.LEVEL_BAR,
+]);
+
+/** Containers that are never "controls", even when a toolkit gives them an action. */
+export const CONTAINER_ROLES: ReadonlySet<number> = new Set([
+  Role.APPLICATION, Role.FRAME, Role.WINDOW, Role.DIALOG, Role.ALERT, Role.FILLER, Role.PANEL, Role.SCROLL_PANE,
+  Role.VIEWPORT, Role.ROOT_PANE, Role.SPLIT_PANE, Role.TOOL_BAR, Role.MENU_BAR, Role.PAGE_TAB_LIST, Role.LIST,
+  Role.LIST_BOX, Role.SECTION, Role.GROUPING, Role.DOCUMENT_FRAME, Role.DOCUMENT_WEB, Role.SEPARATOR,
+]);
+
+/** Action names that mean "activating this element is a click". */
+export const CLICK_ACTIONS: ReadonlySet<string> = new Set(['click', 'press', 'activate', 'toggle', 'jump', 'open', 'select']);
+
+/** AtspiStateType bit numbers, in order (index = bit). */
+export const STATE_NAMES = [
+  'invalid', 'active', 'armed', 'busy', 'checked', 'collapsed', 'defunct', 'editable', 'enabled', 'expandable',
+  'expanded', 'focusable', 'focused', 'has-tooltip', 'horizontal', 'iconified', 'modal', 'multi-line',
+  'multiselectable', 'opaque', 'pressed', 'resizable', 'selectable', 'selected', 'sensitive', 'showing',
+  'single-line', 'stale', 'transient', 'vertical', 'visible', 'manages-descendants', 'indeterminate', 'required',
+  'truncated', 'animated', 'invalid-entry', 'supports-autocompletion', 'selectable-text', 'is-default', 'visited',
+  'checkable', 'has-popup', 'read-only',
+] as const;
+
+export type StateName = (typeof STATE_NAMES)[number];
+
+/** Decode the `au` state set of GetState (bit i of word k is state 32k+i) into state names. */
+export function decodeStates(words: readonly number[]): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k] >>> 0;
+    if (w === 0) continue;
+    for (let i = 0; i < 32; i++) {
+      if (w & (1 << i)) {
+        const bit = 32 * k + i;
+        out.push(STATE_NAMES[bit] ?? `state-${bit}`);
+      }
+    }
+  }
+  return out;
+}

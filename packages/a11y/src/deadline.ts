@@ -1,0 +1,76 @@
+import { CancelledError, HypruseError } from '@hypruse/core';
+
+/**
+ * One ceiling over a whole operation (an app read, a refresh): every bus call
+ * made under it races `promise`, which rejects with a typed error when the
+ * time is up or the caller's signal aborts. `what` names the party that
+ * failed to answer and may change as the operation proceeds.
+ */
+export class Deadline {
+  readonly promise: Promise<never>;
+  /** Set once the deadline fired (timeout or abort). */
+  fired = false;
+  what: string;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly signal: AbortSignal | undefined;
+  private readonly onAbort: () => void;
+
+  constructor(readonly ms: number, what: string, signal?: AbortSignal) {
+    this.what = what;
+    this.signal = signal;
+    let reject!: (e: unknown) => void;
+    this.promise = new Promise<never>((_, rej) => {
+      reject = rej;
+    });
+    // Nobody may be racing when it fires; the rejection is observed through race().
+    this.promise.catch(() => undefined);
+    this.onAbort = () => {
+      this.fired = true;
+      this.clear();
+      reject(new CancelledError(`cancelled while reading accessibility of ${this.what}`));
+    };
+    if (signal?.aborted) {
+      this.onAbort();
+      return;
+    }
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.timer = setTimeout(() => {
+      this.fired = true;
+      this.clear();
+      reject(
+        new HypruseError('error.a11y', `${this.what} did not answer within ${formatSeconds(ms)}`, {
+          hint: 'The application is busy or hung; retry later, or use screenshot + zoom instead.',
+          data: { timeoutMs: ms },
+        }),
+      );
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  race<T>(p: Promise<T>): Promise<T> {
+    return Promise.race([p, this.promise]);
+  }
+
+  /** Stop the timer and the abort listener (always call when the operation is over). */
+  clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.signal?.removeEventListener('abort', this.onAbort);
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
+/** Run `fn` under a fresh deadline and always clear it afterwards. */
+export async function withDeadline<T>(ms: number, what: string, signal: AbortSignal | undefined, fn: (d: Deadline) => Promise<T>): Promise<T> {
+  const d = new Deadline(ms, what, signal);
+  if (d.fired) return d.promise;
+  try {
+    return await d.race(fn(d));
+  } finally {
+    d.clear();
+  }
+}

@@ -1,0 +1,119 @@
+import type { A11yElement } from '@hypruse/core';
+import {
+  ACTIONABLE_ROLES, CHECKABLE_ROLES, CLICK_ACTIONS, CONTAINER_ROLES, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES,
+} from './atspi-constants.js';
+import { nameContains } from './match.js';
+import type { RawNode } from './tree-reader.js';
+
+/** Origins further out than this are unrendered widgets (hidden notebook pages report millions). */
+export const ABSURD_ORIGIN = 20000;
+
+export interface ElementFilter {
+  actionableOnly: boolean;
+  name?: string;
+  /** Logical size of the compositor window: boxes whose centre falls outside are dropped (0 = no check). */
+  windowWidth: number;
+  windowHeight: number;
+}
+
+function hasClickAction(node: RawNode): boolean {
+  return node.actions.some((a) => CLICK_ACTIONS.has(a.toLowerCase()));
+}
+
+/** An element an agent can act on: a control role, an editable text, or a non-container with a click-like action. */
+export function isActionable(node: RawNode): boolean {
+  if (ACTIONABLE_ROLES.has(node.roleId)) return true;
+  if (node.roleId === Role.TEXT && (node.states.includes('editable') || node.interfaces.includes('EditableText'))) return true;
+  return hasClickAction(node) && !CONTAINER_ROLES.has(node.roleId);
+}
+
+/** Elements that report something even without a name (a value, a checked state, a text field). */
+export function isValueBearing(node: RawNode): boolean {
+  return (
+    CHECKABLE_ROLES.has(node.roleId) ||
+    NUMERIC_VALUE_ROLES.has(node.roleId) ||
+    TEXT_VALUE_ROLES.has(node.roleId) ||
+    node.roleId === Role.PASSWORD_TEXT ||
+    node.password === true
+  );
+}
+
+/** Convert one raw node to the contract's element (no filtering). */
+export function toElement(node: RawNode): A11yElement {
+  const s = new Set(node.states);
+  const usable = s.has('showing') && s.has('visible') && (s.has('sensitive') || s.has('enabled'));
+  const el: A11yElement = {
+    ref: { bus: node.ref.bus, path: node.ref.path },
+    role: node.roleName,
+    roleId: node.roleId,
+    name: node.name,
+    states: node.states,
+    extents: node.extents ?? { x: 0, y: 0, width: 0, height: 0 },
+    actions: node.actions,
+    clickable: usable && (hasClickAction(node) || isActionable(node)),
+    depth: node.depth,
+  };
+  if (node.password || node.roleId === Role.PASSWORD_TEXT) {
+    el.password = true;
+  } else if (node.value && NUMERIC_VALUE_ROLES.has(node.roleId)) {
+    const { current, min, max } = node.value;
+    el.value = { current, min, max };
+    if (Number.isFinite(min) && Number.isFinite(max) && max > min) el.value.percent = Math.round(((current - min) / (max - min)) * 100);
+    if (node.text !== undefined) el.value.text = node.text;
+  } else if (node.text !== undefined) {
+    el.value = { text: node.text };
+  }
+  if (CHECKABLE_ROLES.has(node.roleId)) el.checked = s.has('checked') || s.has('pressed');
+  if (s.has('focused')) el.focused = true;
+  return el;
+}
+
+/** Why a box is not on screen, or null when it is usable. */
+export function boxProblem(node: RawNode, windowWidth: number, windowHeight: number): string | null {
+  const e = node.extents;
+  if (!e) return 'no extents';
+  if (e.width <= 0 || e.height <= 0) return 'zero size';
+  if (Math.abs(e.x) > ABSURD_ORIGIN || Math.abs(e.y) > ABSURD_ORIGIN) return 'absurd origin';
+  if (windowWidth > 0 && windowHeight > 0) {
+    const cx = e.x + Math.floor(e.width / 2);
+    const cy = e.y + Math.floor(e.height / 2);
+    if (cx < 0 || cy < 0 || cx >= windowWidth || cy >= windowHeight) return 'outside the window';
+  }
+  return null;
+}
+
+/**
+ * The elements of a read tree in document order, filtered as hypruse's `ui`
+ * does: name filter, actionable roles, unnamed nodes only when they carry a
+ * value, and only boxes that are really inside the window.
+ */
+export function collectElements(root: RawNode, filter: ElementFilter): A11yElement[] {
+  const out: A11yElement[] = [];
+  const stack: RawNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as RawNode;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+    if (filter.name !== undefined && filter.name !== '' && !nameContains(node.name, filter.name)) continue;
+    if (filter.actionableOnly && !isActionable(node)) continue;
+    if (node.name.trim() === '' && !isValueBearing(node)) continue;
+    if (boxProblem(node, filter.windowWidth, filter.windowHeight)) continue;
+    out.push(toElement(node));
+  }
+  return out;
+}
+
+/**
+ * A skeleton tree: the window has descendants but none of them is named,
+ * actionable or carries text/value (Chromium/Electron without accessibility
+ * enabled publish such a frame).
+ */
+export function isSkeleton(root: RawNode): boolean {
+  if (root.children.length === 0) return root.childRefs.length === 0;
+  const stack = [...root.children];
+  while (stack.length > 0) {
+    const n = stack.pop() as RawNode;
+    if (n.name.trim() !== '' || isActionable(n) || n.interfaces.includes('Text') || n.interfaces.includes('Value')) return false;
+    stack.push(...n.children);
+  }
+  return true;
+}

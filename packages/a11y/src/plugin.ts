@@ -1,0 +1,18 @@
+import { PLUGIN_API_VERSION, Tokens, definePlugin, type HypruseConfig, type Logger } from '@hypruse/core';
+import { instanceCachingFactory } from 'tsyringe';
+import { AtspiAccessibility } from './atspi-accessibility.js';
+
+/** Registers the AT-SPI accessibility backend (one instance per container, created on first use). */
+export const a11yPlugin = definePlugin({
+  name: 'a11y',
+  apiVersion: PLUGIN_API_VERSION,
+  register(container) {
+    container.register(Tokens.Accessibility, {
+      useFactory: instanceCachingFactory((c) => {
+        const config = c.resolve<HypruseConfig>(Tokens.Config);
+        const logger = c.isRegistered(Tokens.Logger, true) ? c.resolve<Logger>(Tokens.Logger) : undefined;
+        return new AtspiAccessibility({ env: process.env, timeoutMs: config.a11y.timeoutMs, maxNodes: config.a11y.maxNodes, logger });
+      }),
+    });
+  },
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { Role, decodeStates } from '../src/atspi-constants.js';
+import { boxProblem, collectElements, isActionable, isSkeleton, toElement } from '../src/elements.js';
+import { isPasswordAttrs, type RawNode } from '../src/tree-reader.js';
+
+const SHOWN = ['enabled', 'sensitive', 'showing', 'visible'];
+let seq = 0;
+function node(p: Partial<RawNode> & { roleId: number }, children: RawNode[] = []): RawNode {
+  return {
+    ref: { bus: ':1.1', path: `/n/${seq++}` },
+    depth: 0,
+    name: '',
+    roleName: `role-${p.roleId}`,
+    states: SHOWN,
+    interfaces: ['Accessible', 'Component'],
+    childRefs: children.map((c) => c.ref),
+    children,
+    extents: { x: 10, y: 10, width: 80, height: 30 },
+    actions: [],
+    ...p,
+  };
+}
+
+describe('decodeStates', () => {
+  it('decodes the two-word bit set of GetState', () => {
+    // bits 4 checked, 8 enabled, 12 focused, 25 showing, 30 visible; word 1 bit 9 = state 41 checkable
+    const w0 = (1 << 4) | (1 << 8) | (1 << 12) | (1 << 25) | (1 << 30);
+    expect(decodeStates([w0, 1 << 9])).toEqual(['checked', 'enabled', 'focused', 'showing', 'visible', 'checkable']);
+    expect(decodeStates([0, 0])).toEqual([]);
+    // the top bit of a word arrives as a large unsigned number
+    expect(decodeStates([2 ** 31])).toEqual(['manages-descendants']);
+  });
+});
+
+describe('toElement', () => {
+  it('reports slider values with percent', () => {
+    const el = toElement(node({ roleId: Role.SLIDER, roleName: 'slider', interfaces: ['Value'], value: { current: 25, min: 0, max: 200 } }));
+    expect(el.value).toEqual({ current: 25, min: 0, max: 200, percent: 13 });
+    expect(el.clickable).toBe(true);
+  });
+  it('leaves percent out when the range is empty', () => {
+    expect(toElement(node({ roleId: Role.SPIN_BUTTON, value: { current: 0, min: 0, max: 0 } })).value).toEqual({ current: 0, min: 0, max: 0 });
+  });
+  it('reports checked from CHECKED or PRESSED for checkable roles only', () => {
+    expect(toElement(node({ roleId: Role.CHECK_BOX, states: [...SHOWN, 'checked'] })).checked).toBe(true);
+    expect(toElement(node({ roleId: Role.TOGGLE_BUTTON, states: [...SHOWN, 'pressed'] })).checked).toBe(true);
+    expect(toElement(node({ roleId: Role.RADIO_BUTTON })).checked).toBe(false);
+    expect(toElement(node({ roleId: Role.PUSH_BUTTON, states: [...SHOWN, 'pressed'] })).checked).toBeUndefined();
+  });
+  it('never carries text for password fields', () => {
+    const el = toElement(node({ roleId: Role.PASSWORD_TEXT, text: 'hunter2' }));
+    expect(el.password).toBe(true);
+    expect(el.value).toBeUndefined();
+    const flagged = toElement(node({ roleId: Role.ENTRY, password: true }));
+    expect(flagged.password).toBe(true);
+    expect(flagged.value).toBeUndefined();
+  });
+  it('is clickable only when showing, visible and sensitive', () => {
+    expect(toElement(node({ roleId: Role.PUSH_BUTTON, actions: ['click'] })).clickable).toBe(true);
+    expect(toElement(node({ roleId: Role.PUSH_BUTTON, actions: ['click'], states: ['showing', 'visible'] })).clickable).toBe(false);
+    expect(toElement(node({ roleId: Role.LABEL })).clickable).toBe(false);
+    // GTK tabs: sensitive without enabled still count
+    expect(toElement(node({ roleId: Role.PAGE_TAB, states: ['sensitive', 'showing', 'visible'] })).clickable).toBe(true);
+  });
+});
+
+describe('isActionable', () => {
+  it('accepts control roles, editable text and non-containers with a click action', () => {
+    expect(isActionable(node({ roleId: Role.PUSH_BUTTON }))).toBe(true);
+    expect(isActionable(node({ roleId: Role.TEXT, states: [...SHOWN, 'editable'] }))).toBe(true);
+    expect(isActionable(node({ roleId: Role.TEXT }))).toBe(false);
+    expect(isActionable(node({ roleId: Role.TABLE_CELL, actions: ['activate'] }))).toBe(true);
+    expect(isActionable(node({ roleId: Role.FILLER, actions: ['activate'] }))).toBe(false);
+    expect(isActionable(node({ roleId: Role.LABEL }))).toBe(false);
+  });
+});
+
+describe('boxProblem', () => {
+  it('rejects missing, empty, absurd and outside boxes', () => {
+    expect(boxProblem(node({ roleId: 43, extents: null }), 100, 100)).toBe('no extents');
+    expect(boxProblem(node({ roleId: 43, extents: { x: 5, y: 5, width: 8, height: 0 } }), 100, 100)).toBe('zero size');
+    expect(boxProblem(node({ roleId: 43, extents: { x: -2147483648, y: 3, width: 20, height: 20 } }), 100, 100)).toBe('absurd origin');
+    expect(boxProblem(node({ roleId: 43, extents: { x: 90, y: 0, width: 30, height: 10 } }), 100, 100)).toBe('outside the window');
+    expect(boxProblem(node({ roleId: 43, extents: { x: 80, y: 0, width: 30, height: 10 } }), 100, 100)).toBeNull();
+  });
+});
+
+describe('collectElements', () => {
+  const ok = node({ roleId: Role.PUSH_BUTTON, name: 'OK', depth: 3 });
+  const cancel = node({ roleId: Role.PUSH_BUTTON, name: 'Cancel', depth: 3 });
+  const label = node({ roleId: Role.LABEL, name: 'Name?', depth: 2 });
+  const entry = node({ roleId: Role.TEXT, states: [...SHOWN, 'editable'], text: 'abc', depth: 2 });
+  const unnamedButton = node({ roleId: Role.PUSH_BUTTON, depth: 3 });
+  const hidden = node({ roleId: Role.PUSH_BUTTON, name: 'Hidden', extents: { x: 5, y: 5000000, width: 10, height: 10 }, depth: 3 });
+  const filler = node({ roleId: Role.FILLER, depth: 1 }, [label, entry, node({ roleId: Role.FILLER, depth: 2 }, [cancel, ok, unnamedButton, hidden])]);
+  const frame = node({ roleId: Role.DIALOG, name: 'Ask', extents: { x: 0, y: 0, width: 400, height: 300 } }, [filler]);
+
+  it('keeps document order and drops unnamed non-value nodes and offscreen boxes', () => {
+    const all = collectElements(frame, { actionableOnly: false, windowWidth: 400, windowHeight: 300 });
+    expect(all.map((e) => `${e.roleId}:${e.name}`)).toEqual([`${Role.DIALOG}:Ask`, `${Role.LABEL}:Name?`, `${Role.TEXT}:`, `${Role.PUSH_BUTTON}:Cancel`, `${Role.PUSH_BUTTON}:OK`]);
+    expect(all[2].value).toEqual({ text: 'abc' });
+  });
+  it('keeps only actionable controls with actionableOnly', () => {
+    const act = collectElements(frame, { actionableOnly: true, windowWidth: 400, windowHeight: 300 });
+    expect(act.map((e) => e.name)).toEqual(['', 'Cancel', 'OK']);
+  });
+  it('filters by normalized name', () => {
+    const r = collectElements(frame, { actionableOnly: true, name: ' CANCEL', windowWidth: 400, windowHeight: 300 });
+    expect(r.map((e) => e.name)).toEqual(['Cancel']);
+  });
+});
+
+describe('isSkeleton', () => {
+  it('flags a frame whose descendants carry nothing', () => {
+    const skeleton = node({ roleId: Role.FRAME, name: 'Electron' }, [node({ roleId: Role.PANEL }, [node({ roleId: Role.FILLER })])]);
+    expect(isSkeleton(skeleton)).toBe(true);
+    const real = node({ roleId: Role.FRAME, name: 'App' }, [node({ roleId: Role.PANEL }, [node({ roleId: Role.PUSH_BUTTON })])]);
+    expect(isSkeleton(real)).toBe(false);
+    expect(isSkeleton(node({ roleId: Role.FRAME }))).toBe(true);
+  });
+});
+
+describe('isPasswordAttrs', () => {
+  it('recognises password input types and ignores other attributes', () => {
+    expect(isPasswordAttrs({ 'text-input-type': 'password' })).toBe(true);
+    expect(isPasswordAttrs({ 'input-type': 'PASSWORD' })).toBe(true);
+    expect(isPasswordAttrs({ toolkit: 'gtk', 'placeholder-text': 'password' })).toBe(false);
+    expect(isPasswordAttrs({})).toBe(false);
+  });
+});

@@ -1,0 +1,49 @@
+import type { Compositor, CompositorEnv, CompositorFactory, DetectResult } from '@hypruse/core';
+import { HypruseError, runtimeDir } from '@hypruse/core';
+import { HyprlandCompositor, type HyprlandCompositorOptions } from './hyprland-compositor.js';
+import { HyprlandRequestClient } from './ipc/request-client.js';
+import { resolveSockets } from './ipc/socket-paths.js';
+
+/** Finds a running Hyprland from the environment, or by runtime-dir discovery when the host stripped it. */
+export class HyprlandCompositorFactory implements CompositorFactory {
+  readonly id = 'hyprland';
+
+  constructor(private readonly overrides: Partial<Omit<HyprlandCompositorOptions, 'sockets'>> = {}) {}
+
+  detect(env: CompositorEnv): DetectResult {
+    try {
+      const rt = env.runtimeDir ?? runtimeDir(env.env);
+      const r = resolveSockets(rt, env.env);
+      if ('reason' in r) return { ok: false, reason: r.reason };
+      const detail = r.discovered
+        ? `Hyprland instance ${r.sockets.signature} found in ${r.sockets.instanceDir} (discovered: HYPRLAND_INSTANCE_SIGNATURE was ${env.env.HYPRLAND_INSTANCE_SIGNATURE ? 'stale' : 'unset'})`
+        : `Hyprland instance ${r.sockets.signature}`;
+      return {
+        ok: true,
+        detail,
+        env: { HYPRLAND_INSTANCE_SIGNATURE: r.sockets.signature, ...(rt && !env.env.XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR: rt } : {}) },
+      };
+    } catch (err) {
+      return { ok: false, reason: `Hyprland detection failed: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  }
+
+  async create(env: CompositorEnv): Promise<Compositor> {
+    const r = resolveSockets(env.runtimeDir ?? runtimeDir(env.env), env.env);
+    if ('reason' in r) {
+      throw new HypruseError('unsupported.compositor', `Hyprland is not available: ${r.reason}`, {
+        hint: 'Run inside a Hyprland session, or set HYPRLAND_INSTANCE_SIGNATURE and XDG_RUNTIME_DIR.',
+      });
+    }
+    let version: string | null = this.overrides.version ?? null;
+    if (version === null) {
+      try {
+        const v = await new HyprlandRequestClient(r.sockets.request, 2000).json<{ version?: string; tag?: string }>('version');
+        version = v.version || v.tag?.replace(/^v/, '') || null;
+      } catch {
+        version = null;
+      }
+    }
+    return new HyprlandCompositor({ ...this.overrides, sockets: r.sockets, version });
+  }
+}

@@ -1,0 +1,350 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CancelledError, HypruseError, UnsupportedError, UsageError, throwIfAborted,
+  type Bind, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type EventSubscription,
+  type LaunchOptions, type LaunchResult, type Point, type Window,
+} from '@hypruse/core';
+import { HyprlandDispatcher } from './dispatch/dispatcher.js';
+import type { Dialect } from './dispatch/dialect.js';
+import { validateAddress, validateTag, validateWorkspace } from './dispatch/validate.js';
+import { HyprlandEventReader, RESYNC_EVENT } from './ipc/event-reader.js';
+import { HyprlandRequestClient } from './ipc/request-client.js';
+import type { HyprlandSockets } from './ipc/socket-paths.js';
+import { ProcfsInspector, carriesToken, tokenAlive, wrapLaunchCommand, type ProcessInspector } from './launch/process-inspector.js';
+import { mapBinds } from './model/binds.js';
+import { SNAPSHOT_QUERIES, mapDesktop, normalizeAddress, rawSnapshotFromBatch } from './model/map-desktop.js';
+import type { RawBind, RawClient } from './model/raw-types.js';
+
+export interface HyprlandCompositorOptions {
+  sockets: HyprlandSockets;
+  /** Per-request timeout (default 5000 ms). */
+  requestTimeoutMs?: number;
+  /** Process table access for launch matching (default: /proc). */
+  inspector?: ProcessInspector;
+  /** Hyprland version string if already known (decides `capture.toplevel`). */
+  version?: string | null;
+}
+
+const ALL_CAPS: CompositorCapability[] = [
+  'layers', 'cursor.read', 'cursor.set', 'lock.read', 'tag', 'notify', 'binds', 'bind.run', 'launch', 'fullscreen',
+  'floating', 'close', 'move', 'focus', 'workspace', 'events',
+];
+
+/** MARK colour (HYPRUSE-BEHAVIOR §5.6). */
+const MARK_COLOR = 'rgb(ff5555)';
+
+/** `0.54.0` → [0, 54, 0]. */
+export function parseVersion(v: string | null | undefined): [number, number, number] | null {
+  const m = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(v ?? '');
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : null;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** A workspace argument we can compare against where a window landed (ids and names, not relative selectors). */
+function comparableWorkspace(ws: string): string | null {
+  if (/^-?\d+$/.test(ws)) return ws;
+  if (ws.startsWith('name:')) return ws.slice(5);
+  if (/^([+-]|[emr][+\-~]|previous|empty|special)/.test(ws)) return null;
+  return ws;
+}
+
+/** The Hyprland compositor plugin: requests over `.socket.sock`, events over `.socket2.sock`, never `hyprctl`. */
+export class HyprlandCompositor implements Compositor {
+  readonly id = 'hyprland';
+  readonly displayName = 'Hyprland';
+  readonly capabilities: ReadonlySet<CompositorCapability>;
+  readonly client: HyprlandRequestClient;
+  readonly dispatcher: HyprlandDispatcher;
+  readonly reader: HyprlandEventReader;
+  private readonly inspector: ProcessInspector;
+  private readonly knownVersion: string | null;
+
+  constructor(readonly options: HyprlandCompositorOptions) {
+    this.client = new HyprlandRequestClient(options.sockets.request, options.requestTimeoutMs ?? 5000);
+    this.dispatcher = new HyprlandDispatcher(this.client);
+    this.reader = new HyprlandEventReader(options.sockets.events);
+    this.inspector = options.inspector ?? new ProcfsInspector();
+    this.knownVersion = options.version ?? null;
+    const caps = new Set<CompositorCapability>(ALL_CAPS);
+    const v = parseVersion(this.knownVersion);
+    if (v && (v[0] > 0 || v[1] >= 54)) caps.add('capture.toplevel');
+    this.capabilities = caps;
+  }
+
+  unsupportedReason(cap: CompositorCapability): string {
+    if (this.capabilities.has(cap)) return `${cap} is supported on Hyprland`;
+    if (cap === 'capture.toplevel') {
+      return `window capture by toplevel needs Hyprland 0.54 or newer (ext-foreign-toplevel image capture); this is ${this.knownVersion ?? 'an unknown version'}`;
+    }
+    return `${cap} is not available on Hyprland`;
+  }
+
+  /** The dispatch dialect in use (`legacy` or `lua`). */
+  dialect(): Promise<Dialect> {
+    return this.dispatcher.currentDialect();
+  }
+
+  async version(): Promise<string> {
+    const v = await this.client.json<{ version?: string; tag?: string; commit?: string }>('version');
+    return v.version || v.tag?.replace(/^v/, '') || v.commit || 'unknown';
+  }
+
+  async snapshot(signal?: AbortSignal): Promise<Desktop> {
+    const values = await this.client.batch(SNAPSHOT_QUERIES, { signal });
+    return mapDesktop(rawSnapshotFromBatch(values));
+  }
+
+  subscribe(): Promise<EventSubscription> {
+    return this.reader.subscribe();
+  }
+
+  private async clients(signal?: AbortSignal): Promise<RawClient[]> {
+    const c = await this.client.json<RawClient[]>('clients', { signal });
+    return Array.isArray(c) ? c.filter((x) => x.mapped !== false && typeof x.address === 'string') : [];
+  }
+
+  async focusWindow(address: string): Promise<void> {
+    await this.dispatcher.dispatch({ op: 'focus_window', window: validateAddress(address) });
+  }
+
+  async switchWorkspace(workspace: string): Promise<void> {
+    await this.dispatcher.dispatch({ op: 'workspace', workspace: validateWorkspace(workspace) });
+  }
+
+  async moveToWorkspace(address: string, workspace: string, silent: boolean): Promise<void> {
+    await this.dispatcher.dispatch({ op: 'move_to_workspace', window: validateAddress(address), workspace: validateWorkspace(workspace), silent });
+  }
+
+  async closeWindow(address: string, timeoutMs: number): Promise<CloseOutcome> {
+    const addr = validateAddress(address);
+    let sub: EventSubscription | null = null;
+    try {
+      sub = await this.subscribe();
+    } catch {
+      sub = null;
+    }
+    try {
+      await this.dispatcher.dispatch({ op: 'close_window', window: addr });
+      if (!sub) return { status: 'unconfirmed' };
+      const deadline = Date.now() + Math.max(0, timeoutMs);
+      for (;;) {
+        const left = deadline - Date.now();
+        if (left <= 0) break;
+        let ev;
+        try {
+          ev = await sub.next(left);
+        } catch {
+          return { status: 'unconfirmed' };
+        }
+        if (!ev) break;
+        if (ev.type === 'window_close' && ev.address === addr) return { status: 'closed' };
+        if (ev.type === 'other' && ev.name === RESYNC_EVENT) {
+          if (!(await this.clients()).some((c) => normalizeAddress(c.address as string) === addr)) return { status: 'closed' };
+        }
+      }
+      const still = (await this.clients()).some((c) => normalizeAddress(c.address as string) === addr);
+      return { status: still ? 'still_open' : 'closed' };
+    } finally {
+      sub?.close();
+    }
+  }
+
+  async toggleFullscreen(address: string | null): Promise<void> {
+    await this.dispatcher.dispatch({ op: 'fullscreen', window: address === null ? null : validateAddress(address) });
+  }
+
+  async toggleFloating(address: string | null): Promise<void> {
+    await this.dispatcher.dispatch({ op: 'toggle_floating', window: address === null ? null : validateAddress(address) });
+  }
+
+  async moveCursor(point: Point): Promise<void> {
+    if (!Number.isFinite(point.x) || !Number.isFinite(point.y)) {
+      throw new UsageError(`cursor position (${point.x}, ${point.y}) is not a pair of finite numbers`, { code: 'usage.arguments' });
+    }
+    await this.dispatcher.dispatch({ op: 'move_cursor', x: Math.round(point.x), y: Math.round(point.y) });
+  }
+
+  /**
+   * Exec through Hyprland (so `[workspace N silent]` rules apply) and wait for
+   * the window of the launched process: the command runs under a unique
+   * HYPRUSE_LAUNCH_TOKEN, and a new window counts only if its pid or an
+   * ancestor carries that token. An unrelated window opening meanwhile is
+   * ignored. If the launched process exits without a window of its own and
+   * exactly one other window appeared (a single-instance app handing off to
+   * its running instance), that window is taken, with a note.
+   */
+  async launch(command: string, opts: LaunchOptions): Promise<LaunchResult> {
+    if (!command.trim()) throw new UsageError('launch needs a command', { code: 'usage.arguments' });
+    const workspace = opts.workspace ? validateWorkspace(opts.workspace) : undefined;
+    for (const k of Object.keys(opts.env ?? {})) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new UsageError(`'${k}' is not an environment variable name`, { code: 'usage.arguments' });
+    }
+    throwIfAborted(opts.signal);
+    const token = randomUUID().replace(/-/g, '');
+    const wrapped = wrapLaunchCommand(command, token, opts.env);
+    let sub: EventSubscription | null = null;
+    try {
+      sub = await this.subscribe();
+    } catch {
+      sub = null;
+    }
+    try {
+      const baseline = new Set((await this.clients(opts.signal)).map((c) => normalizeAddress(c.address as string)));
+      const started = Date.now();
+      await this.dispatcher.dispatch({ op: 'exec', command: wrapped, workspace });
+      const deadline = started + Math.max(0, opts.timeoutMs);
+      const candidates: string[] = [];
+      let found: string | null = null;
+      let handoff = false;
+      let pid: number | null = null;
+      const scan = async () => {
+        for (const c of await this.clients(opts.signal)) {
+          const addr = normalizeAddress(c.address as string);
+          if (baseline.has(addr)) continue;
+          if (typeof c.pid === 'number' && c.pid > 0 && carriesToken(this.inspector, c.pid, token)) {
+            found = addr;
+            pid = c.pid;
+            return;
+          }
+          if (!candidates.includes(addr)) candidates.push(addr);
+        }
+      };
+      let lastHandoffCheck = 0;
+      while (!found) {
+        if (opts.signal?.aborted) throw new CancelledError();
+        const left = deadline - Date.now();
+        if (left <= 0) break;
+        let rescan = !sub;
+        if (sub) {
+          let ev;
+          try {
+            ev = await sub.next(Math.min(left, 250), opts.signal);
+          } catch {
+            sub = null;
+            ev = null;
+            rescan = true;
+          }
+          if (ev && (ev.type === 'window_open' || (ev.type === 'other' && ev.name === RESYNC_EVENT))) rescan = true;
+        } else {
+          await sleep(Math.min(left, 150), opts.signal);
+        }
+        if (rescan) {
+          await scan();
+          if (!found && rescan) {
+            // openwindow can precede the client list by a moment; look once more.
+            await sleep(100, opts.signal);
+            await scan();
+          }
+        }
+        const now = Date.now();
+        if (!found && candidates.length === 1 && now - started >= 1000 && now - lastHandoffCheck >= 250) {
+          lastHandoffCheck = now;
+          if (!tokenAlive(this.inspector, token)) handoff = true;
+        }
+        if (handoff) break;
+      }
+      if (!found && !handoff && candidates.length === 1 && !tokenAlive(this.inspector, token)) handoff = true;
+      if (!found && handoff) found = candidates[0];
+      if (!found) {
+        const secs = (opts.timeoutMs / 1000).toFixed(1);
+        return {
+          pid: null,
+          window: null,
+          note:
+            candidates.length > 1
+              ? `launched, but no window of the launched process appeared within ${secs}s; ${candidates.length} other windows opened meanwhile (${candidates.join(', ')}), none of them started by this launch`
+              : `launched, but no new window appeared within ${secs}s; call desktop() to look, and hypr move_window to place it`,
+        };
+      }
+      let window = await this.windowByAddress(found);
+      let relocated = false;
+      const notes: string[] = [];
+      if (handoff) notes.push('the launched process exited and its window opened in an already running instance (matched as the only new window)');
+      const want = workspace ? comparableWorkspace(workspace) : null;
+      if (workspace && want !== null && window && window.workspace !== want && (window.extra?.workspaceName as string | undefined) !== want) {
+        await this.dispatcher.dispatch({ op: 'move_to_workspace', window: found, workspace, silent: true });
+        relocated = true;
+        notes.push(`the app ignored the workspace rule (single-instance apps do) and was moved to workspace ${workspace}`);
+        window = (await this.windowByAddress(found)) ?? window;
+      }
+      return {
+        pid: pid ?? window?.pid ?? null,
+        window,
+        ...(relocated ? { relocated: true } : {}),
+        ...(notes.length ? { note: notes.join('; ') } : {}),
+      };
+    } finally {
+      sub?.close();
+    }
+  }
+
+  private async windowByAddress(address: string): Promise<Window | null> {
+    const d = await this.snapshot();
+    return d.windows.find((w) => w.address === address) ?? null;
+  }
+
+  async binds(): Promise<Bind[]> {
+    return mapBinds(await this.client.json<RawBind[]>('binds'));
+  }
+
+  async runBind(bind: Bind): Promise<string> {
+    if (bind.lua || bind.action === 'lua') {
+      throw new UnsupportedError(
+        'hyprland',
+        'bind.run',
+        `${bind.combo} is a Lua bind from hyprland.lua: Hyprland exposes it over IPC only as an opaque Lua registry index, so it cannot be run from outside`,
+        'Press the combination on the real keyboard, or do what the bind does with the hypr/launch tools.',
+      );
+    }
+    if (!bind.action) throw new UsageError(`bind ${bind.combo} has no dispatcher`, { code: 'usage.combo' });
+    await this.dispatcher.dispatch({ op: 'raw', dispatcher: bind.action, arg: bind.arg });
+    return `ran ${bind.combo}: ${bind.action}${bind.arg ? ` ${bind.arg}` : ''}`;
+  }
+
+  async locked(): Promise<boolean | null> {
+    let reply: string;
+    try {
+      reply = (await this.client.request('j/locked')).trim();
+    } catch (err) {
+      if (err instanceof HypruseError && err.code === 'cancelled.request') throw err;
+      return null;
+    }
+    if (reply === 'true') return true;
+    if (reply === 'false') return false;
+    try {
+      const v = JSON.parse(reply) as { locked?: unknown };
+      return typeof v?.locked === 'boolean' ? v.locked : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async tagWindow(address: string, tag: string): Promise<void> {
+    await this.dispatcher.dispatch({ op: 'tag_window', window: validateAddress(address), tag: validateTag(tag) });
+  }
+
+  async notify(message: string, ms: number): Promise<void> {
+    const text = message.replace(/[\0-\x1f\x7f]+/g, ' ').trim().slice(0, 500);
+    const dur = Math.max(1, Math.min(60_000, Math.round(ms)));
+    await this.client.command(`notify -1 ${dur} ${MARK_COLOR} ${text}`);
+  }
+
+  async installMarkRule(tag: string): Promise<boolean> {
+    return this.dispatcher.installMarkRule(validateTag(tag), MARK_COLOR);
+  }
+
+  async dispose(): Promise<void> {
+    this.reader.dispose();
+  }
+}

@@ -1,0 +1,133 @@
+import { createConnection } from 'node:net';
+import { CancelledError, HypruseError } from '@hypruse/core';
+import { buildBatch, decodeBatch, decodeJsonValues } from './batch.js';
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Largest reply we accept (a huge `clients` list is a few MiB at most). */
+const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Client for Hyprland's request socket (`.socket.sock`): one connection per
+ * request; write the request, read until the server closes. Never hangs: every
+ * request has a timeout and honours an AbortSignal.
+ */
+export class HyprlandRequestClient {
+  constructor(
+    readonly socketPath: string,
+    private readonly defaultTimeoutMs = 5000,
+  ) {}
+
+  /** Send one raw request and return the reply text. */
+  request(command: string, opts: RequestOptions = {}): Promise<string> {
+    const timeoutMs = opts.timeoutMs ?? this.defaultTimeoutMs;
+    const { signal } = opts;
+    if (signal?.aborted) return Promise.reject(new CancelledError());
+    return new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      const sock = createConnection({ path: this.socketPath, allowHalfOpen: true });
+      const finish = (err: Error | null, value?: string) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        sock.destroy();
+        if (err) reject(err);
+        else resolve(value ?? '');
+      };
+      const onAbort = () => finish(new CancelledError());
+      const timer = setTimeout(() => {
+        finish(
+          new HypruseError('error.compositor', `Hyprland did not answer "${short(command)}" within ${timeoutMs} ms`, {
+            hint: 'The compositor may be busy or hung; try again, or check that the instance is responsive.',
+          }),
+        );
+      }, timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      sock.on('connect', () => {
+        sock.write(command);
+      });
+      sock.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_REPLY_BYTES) {
+          finish(new HypruseError('error.compositor', `Hyprland's reply to "${short(command)}" exceeded ${MAX_REPLY_BYTES} bytes`));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      const onEnd = () => {
+        if (size === 0) {
+          finish(new HypruseError('error.ipc_closed', `Hyprland closed the request socket without answering "${short(command)}"`, {
+            hint: 'The compositor dropped the connection; retry, and check that it is not restarting.',
+          }));
+        } else finish(null, Buffer.concat(chunks).toString('utf8'));
+      };
+      sock.on('end', onEnd);
+      sock.on('close', onEnd);
+      sock.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT' || err.code === 'ECONNREFUSED') {
+          finish(
+            new HypruseError('error.compositor', `cannot connect to Hyprland's request socket ${this.socketPath} (${err.code})`, {
+              hint: 'Is Hyprland running in this session? HYPRLAND_INSTANCE_SIGNATURE may point at an old instance.',
+              cause: err,
+            }),
+          );
+        } else if (size > 0 || err.code === 'ECONNRESET' || err.code === 'EPIPE') {
+          finish(new HypruseError('error.ipc_closed', `Hyprland closed the request socket during "${short(command)}" (${err.code ?? err.message})`, { cause: err }));
+        } else {
+          finish(new HypruseError('error.compositor', `Hyprland request "${short(command)}" failed: ${err.message}`, { cause: err }));
+        }
+      });
+    });
+  }
+
+  /** A JSON query (`j/` flag added). */
+  async json<T = unknown>(command: string, opts?: RequestOptions): Promise<T> {
+    const text = await this.request(`j/${command}`, opts);
+    const values = decodeJsonValues(text, `j/${command}`);
+    if (values.length !== 1) {
+      throw new HypruseError('error.compositor', `Hyprland returned ${values.length} JSON values for j/${command}, expected one`, { data: { reply: text.slice(0, 2000) } });
+    }
+    return values[0] as T;
+  }
+
+  /** Several JSON queries in one round trip (each gets the `j/` flag). */
+  async batch(commands: readonly string[], opts?: RequestOptions): Promise<unknown[]> {
+    const full = commands.map((c) => `j/${c}`);
+    const text = await this.request(buildBatch(full), opts);
+    return decodeBatch(text, full);
+  }
+
+  /** A command whose success reply is the literal `ok` (dispatch, keyword, notify, eval). Returns the reply text. */
+  async command(command: string, opts?: RequestOptions): Promise<string> {
+    const reply = (await this.request(command, opts)).trim();
+    if (reply !== 'ok') {
+      throw new HyprlandReplyError(command, reply);
+    }
+    return reply;
+  }
+}
+
+/** A dispatch/keyword that Hyprland answered with something other than `ok`. */
+export class HyprlandReplyError extends HypruseError {
+  constructor(
+    readonly command: string,
+    readonly reply: string,
+  ) {
+    super('error.compositor', `Hyprland refused "${short(command)}": ${reply || '(empty reply)'}`, {
+      hint: 'The text after the colon is Hyprland\'s own answer.',
+      data: { command, reply },
+    });
+    this.name = 'HyprlandReplyError';
+  }
+}
+
+function short(s: string): string {
+  const one = s.replace(/\s+/g, ' ');
+  return one.length > 160 ? `${one.slice(0, 157)}...` : one;
+}

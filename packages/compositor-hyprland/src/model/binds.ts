@@ -1,0 +1,60 @@
+import type { Bind } from '@hypruse/core';
+import type { RawBind } from './raw-types.js';
+
+/** Modifier bits as Hyprland reports them, in the order hypruse names them (HYPRUSE-BEHAVIOR §1.11). */
+const MOD_BITS: ReadonlyArray<[number, string]> = [
+  [64, 'SUPER'],
+  [4, 'CTRL'],
+  [1, 'SHIFT'],
+  [8, 'ALT'],
+  [2, 'CAPS'],
+  [16, 'MOD2'],
+  [32, 'MOD3'],
+  [128, 'MOD5'],
+];
+
+export function modmaskNames(mask: number): string[] {
+  return MOD_BITS.filter(([bit]) => (mask & bit) !== 0).map(([, name]) => name);
+}
+
+/**
+ * Is this bind defined in Lua? Hyprland 0.55/0.56 report every `hl.bind` as
+ * dispatcher `__lua` with a Lua registry index as arg; main reports
+ * `HL.Dispatcher(<name>)` or `function: 0x…` (hyprwm/Hyprland#15722).
+ */
+export function isLuaBind(raw: RawBind): boolean {
+  const d = raw.dispatcher ?? '';
+  return d === '__lua' || d.startsWith('HL.Dispatcher(') || /^function: 0x[0-9a-f]+$/i.test(d);
+}
+
+/** Normalize a combo for lookup: uppercase, no spaces. */
+export function normalizeCombo(combo: string): string {
+  return combo.toUpperCase().replace(/\s+/g, '');
+}
+
+/** `j/binds` → binds: mouse binds and binds without key or keycode dropped; Lua binds flagged `lua: true`, action `lua`. */
+export function mapBinds(raw: RawBind[] | null | undefined): Bind[] {
+  const out: Bind[] = [];
+  for (const b of raw ?? []) {
+    if (b.mouse) continue;
+    const key = b.key ? b.key : b.keycode ? `code:${b.keycode}` : '';
+    if (!key) continue;
+    const combo = [...modmaskNames(b.modmask ?? 0), key.length === 1 ? key.toUpperCase() : key].join('+');
+    const description = b.description ? b.description : undefined;
+    const mode = b.submap ? b.submap : undefined;
+    if (isLuaBind(b)) {
+      const named = /^HL\.Dispatcher\((.*)\)$/.exec(b.dispatcher ?? '');
+      out.push({
+        combo,
+        action: 'lua',
+        arg: '',
+        lua: true,
+        ...(description ? { description } : named ? { description: `Lua dispatcher ${named[1]}` } : {}),
+        ...(mode ? { mode } : {}),
+      });
+      continue;
+    }
+    out.push({ combo, action: b.dispatcher ?? '', arg: b.arg ?? '', ...(description ? { description } : {}), ...(mode ? { mode } : {}) });
+  }
+  return out;
+}

@@ -1,0 +1,150 @@
+import type { Cursor, Desktop, Monitor, Window, Workspace } from '@hypruse/core';
+import { mapLayers } from './layers.js';
+import type { RawClient, RawCursor, RawLayers, RawMonitor, RawWorkspace } from './raw-types.js';
+
+/** The JSON queries of one snapshot, in batch order. */
+export const SNAPSHOT_QUERIES = ['monitors', 'workspaces', 'clients', 'activewindow', 'cursorpos', 'layers'] as const;
+
+export interface RawSnapshot {
+  monitors: RawMonitor[];
+  workspaces: RawWorkspace[];
+  clients: RawClient[];
+  activewindow: RawClient | Record<string, never>;
+  cursorpos: RawCursor | null;
+  layers: RawLayers | null;
+}
+
+/** Logical monitor rect: physical mode / scale, axes swapped for odd transforms. */
+export function mapMonitor(m: RawMonitor): Monitor {
+  const scale = typeof m.scale === 'number' && m.scale > 0 ? m.scale : 1;
+  const transform = typeof m.transform === 'number' ? m.transform : 0;
+  const pw = m.width ?? 0;
+  const ph = m.height ?? 0;
+  let w = Math.round(pw / scale);
+  let h = Math.round(ph / scale);
+  if (transform % 2 === 1) [w, h] = [h, w];
+  const ws = m.activeWorkspace?.id;
+  return {
+    name: m.name ?? '',
+    geometry: { x: m.x ?? 0, y: m.y ?? 0, width: w, height: h },
+    scale,
+    transform,
+    focused: m.focused === true,
+    activeWorkspace: typeof ws === 'number' && ws !== -1 && ws !== 0 ? String(ws) : null,
+    physical: { width: pw, height: ph },
+    ...(m.description ? { description: m.description } : {}),
+  };
+}
+
+function asArray<T>(v: unknown): T[] {
+  return Array.isArray(v) ? (v as T[]) : [];
+}
+
+/** `fullscreen` is a bool before 0.42 and an enum after (0 none, 1 maximized, 2 fullscreen, 3 both). */
+export function fullscreenMode(v: unknown): 'none' | 'maximized' | 'fullscreen' {
+  if (v === true) return 'fullscreen';
+  if (typeof v === 'number') {
+    if (v >= 2) return 'fullscreen';
+    if (v === 1) return 'maximized';
+  }
+  return 'none';
+}
+
+export function normalizeAddress(a: string): string {
+  const s = a.trim().toLowerCase();
+  return s.startsWith('0x') ? s : `0x${s}`;
+}
+
+/** Pure mapping of one batched snapshot to the normalized Desktop. */
+export function mapDesktop(raw: RawSnapshot): Desktop {
+  const monitors = asArray<RawMonitor>(raw.monitors).filter((m) => m.disabled !== true).map(mapMonitor);
+  const rawMonitors = asArray<RawMonitor>(raw.monitors);
+  const shown = new Set<number>();
+  for (const m of rawMonitors) {
+    if (typeof m.activeWorkspace?.id === 'number') shown.add(m.activeWorkspace.id);
+    if (typeof m.specialWorkspace?.id === 'number' && m.specialWorkspace.id !== 0) shown.add(m.specialWorkspace.id);
+  }
+  const focusedMon = rawMonitors.find((m) => m.focused === true) ?? rawMonitors[0];
+  const activeWsId = focusedMon?.activeWorkspace?.id;
+  const activeWorkspace = typeof activeWsId === 'number' && activeWsId !== -1 && activeWsId !== 0 ? String(activeWsId) : null;
+
+  const workspaces: Workspace[] = asArray<RawWorkspace>(raw.workspaces)
+    .filter((w) => typeof w.id === 'number')
+    .map((w) => {
+      const id = w.id as number;
+      const name = w.name ?? String(id);
+      const special = id < 0 || name.startsWith('special');
+      return {
+        id: String(id),
+        name,
+        monitor: !w.monitor || w.monitor === '?' ? null : w.monitor,
+        windows: w.windows ?? 0,
+        visible: shown.has(id),
+        focused: String(id) === activeWorkspace,
+        ...(special ? { special: true } : {}),
+      };
+    })
+    .sort((a, b) => Number(a.id) - Number(b.id));
+
+  const active = raw.activewindow && typeof (raw.activewindow as RawClient).address === 'string' ? normalizeAddress((raw.activewindow as RawClient).address as string) : null;
+
+  const windows: Window[] = [];
+  for (const c of asArray<RawClient>(raw.clients)) {
+    if (c.mapped === false || typeof c.address !== 'string') continue;
+    const address = normalizeAddress(c.address);
+    const wsId = c.workspace?.id;
+    const onWs = typeof wsId === 'number' && wsId !== -1;
+    const hidden = c.hidden === true;
+    const visible = typeof c.visible === 'boolean' ? c.visible && !hidden : onWs && shown.has(wsId as number) && !hidden;
+    const mode = fullscreenMode(c.fullscreen);
+    const extra: Record<string, unknown> = {};
+    if (Array.isArray(c.tags) && c.tags.length) extra.tags = c.tags;
+    if (typeof c.stableId === 'string') extra.stableId = c.stableId;
+    if (c.xwayland === true) extra.xwayland = true;
+    if (c.pinned === true) extra.pinned = true;
+    if (mode === 'maximized') extra.maximized = true;
+    if (c.initialClass && c.initialClass !== c.class) extra.initialClass = c.initialClass;
+    if (c.workspace?.name && c.workspace.name !== String(wsId)) extra.workspaceName = c.workspace.name;
+    windows.push({
+      address,
+      class: c.class ?? '',
+      title: c.title ?? '',
+      pid: typeof c.pid === 'number' && c.pid > 0 ? c.pid : null,
+      geometry: { x: c.at?.[0] ?? 0, y: c.at?.[1] ?? 0, width: c.size?.[0] ?? 0, height: c.size?.[1] ?? 0 },
+      workspace: onWs ? String(wsId) : null,
+      floating: c.floating === true,
+      fullscreen: mode === 'fullscreen',
+      visible,
+      focused: address === active,
+      ...(hidden ? { hidden: true } : {}),
+      ...(Object.keys(extra).length ? { extra } : {}),
+    });
+  }
+
+  const cur = raw.cursorpos;
+  const cursor: Cursor | null = cur && typeof cur.x === 'number' && typeof cur.y === 'number' ? { x: cur.x, y: cur.y, source: 'compositor' } : null;
+
+  return {
+    compositor: 'hyprland',
+    monitors,
+    workspaces,
+    windows,
+    activeWindow: active,
+    activeWorkspace,
+    cursor,
+    layers: raw.layers === null ? null : mapLayers(raw.layers),
+  };
+}
+
+/** Assemble a RawSnapshot from the batch values (order of SNAPSHOT_QUERIES). */
+export function rawSnapshotFromBatch(values: unknown[]): RawSnapshot {
+  const [monitors, workspaces, clients, activewindow, cursorpos, layers] = values;
+  return {
+    monitors: asArray<RawMonitor>(monitors),
+    workspaces: asArray<RawWorkspace>(workspaces),
+    clients: asArray<RawClient>(clients),
+    activewindow: (activewindow && typeof activewindow === 'object' ? activewindow : {}) as RawClient,
+    cursorpos: (cursorpos && typeof cursorpos === 'object' ? cursorpos : null) as RawCursor | null,
+    layers: (layers && typeof layers === 'object' && !Array.isArray(layers) ? layers : null) as RawLayers | null,
+  };
+}

@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { decodeBatch } from '../src/ipc/batch.js';
+import { mapBinds } from '../src/model/binds.js';
+import { classifyLayer, mapLayers } from '../src/model/layers.js';
+import { SNAPSHOT_QUERIES, fullscreenMode, mapDesktop, mapMonitor, rawSnapshotFromBatch } from '../src/model/map-desktop.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const fixture = (name: string) => readFileSync(join(here, 'fixtures', name), 'utf8');
+const VERSIONS = ['0.50', '0.54', '0.56-hyprlang', 'main-lua'];
+
+describe.each(VERSIONS)('snapshot mapping on Hyprland %s', (version) => {
+  const text = fixture(`snapshot-${version}.txt`);
+  const desktop = mapDesktop(rawSnapshotFromBatch(decodeBatch(text, SNAPSHOT_QUERIES.map((q) => `j/${q}`))));
+
+  it('gives logical monitor sizes (physical / scale, axes swapped for odd transforms)', () => {
+    expect(desktop.monitors.map((m) => [m.name, m.geometry, m.scale, m.transform])).toEqual([
+      ['DP-1', { x: 0, y: 0, width: 1920, height: 1080 }, 1, 0],
+      // 2880x1620 at 1.5 is 1920x1080 logical; transform 1 (90°) swaps it
+      ['HDMI-A-1', { x: 1920, y: 0, width: 1080, height: 1920 }, 1.5, 1],
+    ]);
+    expect(desktop.monitors[1].physical).toEqual({ width: 2880, height: 1620 });
+  });
+
+  it('drops unmapped clients, keeps titles with commas, ignores unknown fields', () => {
+    expect(desktop.windows.map((w) => w.class)).toEqual(['foot', 'firefox', 'mpv']);
+    const foot = desktop.windows[0];
+    expect(foot.title).toBe('vim notes, draft');
+    expect(foot.pid).toBe(4101);
+    expect(foot.address).toMatch(/^0x[0-9a-f]+$/);
+    expect(foot.workspace).toBe('1');
+    expect(foot).not.toHaveProperty('futureField');
+  });
+
+  it('reads fullscreen as int or bool, floating, visibility and focus', () => {
+    const [foot, firefox, mpv] = desktop.windows;
+    expect(mpv.fullscreen).toBe(true);
+    expect(foot.fullscreen).toBe(false);
+    expect(firefox.floating).toBe(true);
+    expect(foot.visible).toBe(true);
+    expect(firefox.visible).toBe(true); // workspace 2 is shown on HDMI-A-1
+    expect(mpv.visible).toBe(false); // workspace 3 is not shown
+    expect(desktop.activeWindow).toBe(foot.address);
+    expect(foot.focused).toBe(true);
+    expect(desktop.activeWorkspace).toBe('1');
+    expect(desktop.workspaces.filter((w) => w.visible).map((w) => w.id)).toEqual(['1', '2']);
+  });
+
+  it('reads the cursor and classifies layers with levels', () => {
+    expect(desktop.cursor).toEqual({ x: 812, y: 433, source: 'compositor' });
+    expect(desktop.layers?.map((l) => [l.namespace, l.kind, l.level, l.monitor])).toEqual([
+      ['hyprpaper', 'background', 'background', 'DP-1'],
+      ['waybar', 'bar', 'top', 'DP-1'],
+      ['rofi', 'launcher', 'overlay', 'DP-1'],
+      ['notifications', 'notification', 'top', 'HDMI-A-1'],
+    ]);
+  });
+});
+
+describe('version-specific shapes', () => {
+  it('0.50 has `pseudo` and no stableId; 0.54+ has stableId', () => {
+    expect(fixture('snapshot-0.50.txt')).toContain('"pseudo"');
+    expect(fixture('snapshot-0.50.txt')).not.toContain('"stableId"');
+    const d = mapDesktop(rawSnapshotFromBatch(decodeBatch(fixture('snapshot-0.54.txt'), SNAPSHOT_QUERIES.map((q) => `j/${q}`))));
+    expect(typeof d.windows[0].extra?.stableId).toBe('string');
+  });
+
+  it('fullscreen: bool (<0.42) and enum (0 none, 1 maximized, 2 fullscreen, 3 both)', () => {
+    expect([true, false, 0, 1, 2, 3, undefined].map(fullscreenMode)).toEqual(['fullscreen', 'none', 'none', 'maximized', 'fullscreen', 'fullscreen', 'none']);
+  });
+
+  it('monitor without scale or with transform 3 (270°)', () => {
+    expect(mapMonitor({ name: 'X', width: 2560, height: 1600, x: 0, y: 0, scale: 1.6, transform: 3 }).geometry).toEqual({ x: 0, y: 0, width: 1000, height: 1600 });
+    expect(mapMonitor({ name: 'Y', width: 1280, height: 800 }).geometry).toEqual({ x: 0, y: 0, width: 1280, height: 800 });
+  });
+
+  it('activewindow {} means no active window; layers missing means null', () => {
+    const d = mapDesktop(rawSnapshotFromBatch([[], [], [], {}, { x: 1, y: 2 }, 'not an object']));
+    expect(d.activeWindow).toBeNull();
+    expect(d.layers).toBeNull();
+  });
+});
+
+describe('layer classification', () => {
+  it('by namespace prefix in order, background by level', () => {
+    expect(classifyLayer('wofi', 'top')).toBe('launcher');
+    expect(classifyLayer('ags-bar', 'top')).toBe('bar');
+    expect(classifyLayer('swaync-control-center', 'overlay')).toBe('notification');
+    expect(classifyLayer('hyprlock', 'overlay')).toBe('lock');
+    expect(classifyLayer('squeekboard', 'top')).toBe('osk');
+    expect(classifyLayer('swww-daemon', 'background')).toBe('background');
+    expect(classifyLayer('something', 'background')).toBe('background');
+    expect(classifyLayer('something', 'top')).toBe('other');
+    expect(mapLayers({ 'DP-1': { levels: { '7': [{ namespace: 'x', x: 1, y: 2, w: 3, h: 4, pid: 0 }] } } })).toEqual([
+      { namespace: 'x', kind: 'background', level: 'background', monitor: 'DP-1', geometry: { x: 1, y: 2, width: 3, height: 4 }, pid: null },
+    ]);
+  });
+});
+
+describe('binds', () => {
+  it('decodes modmask in SUPER CTRL SHIFT ALT order, drops mouse binds, keeps keycode binds and submaps', () => {
+    const binds = mapBinds(JSON.parse(fixture('binds-0.54.json')));
+    expect(binds.map((b) => b.combo)).toEqual(['SUPER+Q', 'SUPER+Return', 'SUPER+SHIFT+1', 'SUPER+ALT+F', 'code:191', 'escape']);
+    expect(binds[1]).toEqual({ combo: 'SUPER+Return', action: 'exec', arg: 'foot', description: 'Terminal' });
+    expect(binds[5].mode).toBe('resize');
+    expect(binds.some((b) => b.lua)).toBe(false);
+  });
+
+  it('flags Lua binds (0.56 `__lua` with a registry index, main `HL.Dispatcher(...)` / `function: 0x...`)', () => {
+    for (const file of ['binds-0.56-lua.json', 'binds-main-lua.json']) {
+      const binds = mapBinds(JSON.parse(fixture(file)));
+      expect(binds.map((b) => b.combo)).toEqual(['SUPER+Q', 'SUPER+Return', 'SUPER+SHIFT+1']);
+      expect(binds.every((b) => b.lua === true && b.action === 'lua' && b.arg === '')).toBe(true);
+      expect(binds[1].description).toBe('Terminal');
+    }
+    expect(mapBinds(JSON.parse(fixture('binds-main-lua.json')))[0].description).toBe('Lua dispatcher close');
+  });
+});

@@ -1,0 +1,42 @@
+import { round6, type Rect } from '@hypruse/core';
+import type { NiriLogicalOutput, NiriWindow } from '../ipc/types.js';
+
+export interface WindowPlacement {
+  geometry: Rect;
+  /**
+   * `layout`: exact, from niri's window layout (output origin + tile position in
+   * the workspace view + window offset in the tile).
+   * `size-only`: niri reports the size but no position (the window is not in a
+   * visible workspace view); the rect is placed at the output origin.
+   * `unknown`: niri sent no layout (before 25.05) or the window has no output;
+   * the rect is the output's logical box (or 0,0,0,0 without an output).
+   */
+  source: 'layout' | 'size-only' | 'unknown';
+  /** niri gives no fullscreen flag: true when a tiled window's tile is exactly the output's logical size (how niri lays out a fullscreen window). */
+  fullscreen: boolean;
+}
+
+const EPS = 0.5;
+
+/** Global logical geometry of a window's content, per COMPOSITOR-IPC C.3.3 / C.5. */
+export function windowPlacement(win: NiriWindow, output: NiriLogicalOutput | null): WindowPlacement {
+  const layout = win.layout ?? null;
+  const ox = output?.x ?? 0;
+  const oy = output?.y ?? 0;
+  if (!layout || !layout.window_size) {
+    const geometry = output ? { x: ox, y: oy, width: output.width, height: output.height } : { x: 0, y: 0, width: 0, height: 0 };
+    return { geometry, source: 'unknown', fullscreen: false };
+  }
+  const [w, h] = layout.window_size;
+  const tile = layout.tile_size ?? [w, h];
+  // A fullscreen tile is exactly the output's logical size (whatever the view scroll); a maximized
+  // column still has gaps, a floating window is never fullscreen in niri's tiling sense.
+  const fullscreen = output !== null && win.is_floating !== true && Math.abs(tile[0] - output.width) < EPS && Math.abs(tile[1] - output.height) < EPS;
+  const tilePos = layout.tile_pos_in_workspace_view ?? null;
+  if (!tilePos || !output) {
+    return { geometry: { x: ox, y: oy, width: w, height: h }, source: 'size-only', fullscreen };
+  }
+  const [offX, offY] = layout.window_offset_in_tile ?? [0, 0];
+  const geometry = { x: round6(ox + tilePos[0] + offX), y: round6(oy + tilePos[1] + offY), width: w, height: h };
+  return { geometry, source: 'layout', fullscreen };
+}

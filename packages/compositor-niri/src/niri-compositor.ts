@@ -1,0 +1,330 @@
+import { randomUUID } from 'node:crypto';
+import { basename, dirname } from 'node:path';
+import {
+  CancelledError,
+  HypruseError,
+  NotFoundError,
+  UnsupportedError,
+  UsageError,
+  throwIfAborted,
+  type Bind,
+  type CloseOutcome,
+  type Compositor,
+  type CompositorCapability,
+  type Desktop,
+  type EventSubscription,
+  type LaunchOptions,
+  type LaunchResult,
+  type Logger,
+  type Point,
+  type Window,
+} from '@hypruse/core';
+import { NiriEventHub } from './events/niri-event-hub.js';
+import { NiriIpcClient } from './ipc/niri-ipc-client.js';
+import type { NiriWindow, NiriWorkspace } from './ipc/types.js';
+import { DescendantTracker, LAUNCH_MARK, procfsTable, type ProcessTable } from './launch/process-tree.js';
+import { detachedShellSpawner, type Spawner } from './launch/spawner.js';
+import { toDesktop, toWindow } from './model/to-desktop.js';
+import { resolveWorkspace } from './model/workspace-ref.js';
+
+export interface NiriCompositorOptions {
+  /** Path of niri's IPC socket ($NIRI_SOCKET). */
+  socketPath: string;
+  /** Environment for launched processes (merged over process.env; WAYLAND_DISPLAY etc. of this niri). */
+  childEnv?: Record<string, string>;
+  logger?: Logger;
+  /** Deadline for one IPC request (default 2000 ms). */
+  requestTimeoutMs?: number;
+  /** Reconnect schedule of the event stream (see NiriEventHub). */
+  reconnectDelaysMs?: number[];
+  /** Injection points for tests. */
+  spawner?: Spawner;
+  processTable?: ProcessTable;
+}
+
+const CAPABILITIES: CompositorCapability[] = ['layers', 'launch', 'fullscreen', 'floating', 'close', 'move', 'focus', 'workspace', 'events'];
+
+const REASONS: Partial<Record<CompositorCapability, string>> = {
+  'cursor.read': 'niri IPC has no request that reports the pointer position',
+  'cursor.set':
+    "niri IPC cannot warp the pointer (no such action); hypruse positions it with its virtual pointer's absolute motion over the output layout instead",
+  'lock.read': 'niri IPC does not report whether the session is locked (logind LockedHint may)',
+  tag: 'niri has no window tags',
+  notify: 'niri has no on-screen notice over IPC',
+  binds: "niri IPC does not list the configured key bindings (they live in niri's KDL config only)",
+  'bind.run': 'niri IPC does not list key bindings, so there is no bind to run; use the action itself',
+  'capture.toplevel': 'niri implements no ext-foreign-toplevel image capture; capture the window region instead',
+};
+
+/** The niri compositor over its JSON IPC (`$NIRI_SOCKET`). */
+export class NiriCompositor implements Compositor {
+  readonly id = 'niri';
+  readonly displayName = 'niri';
+  readonly capabilities: ReadonlySet<CompositorCapability> = new Set(CAPABILITIES);
+  readonly ipc: NiriIpcClient;
+  private readonly hub: NiriEventHub;
+  private readonly spawner: Spawner;
+  private readonly processTable: ProcessTable;
+  private readonly childEnv: Record<string, string>;
+
+  constructor(private readonly opts: NiriCompositorOptions) {
+    this.ipc = new NiriIpcClient(opts.socketPath, opts.requestTimeoutMs ?? 2000);
+    this.hub = new NiriEventHub(this.ipc, { logger: opts.logger, reconnectDelaysMs: opts.reconnectDelaysMs });
+    this.spawner = opts.spawner ?? detachedShellSpawner;
+    this.processTable = opts.processTable ?? procfsTable;
+    this.childEnv = { ...niriSessionEnv(opts.socketPath), ...(opts.childEnv ?? {}) };
+  }
+
+  unsupportedReason(cap: CompositorCapability): string {
+    if (this.capabilities.has(cap)) return `${cap} is supported on niri`;
+    return REASONS[cap] ?? `niri does not support ${cap}`;
+  }
+
+  version(): Promise<string> {
+    return this.ipc.version();
+  }
+
+  async snapshot(signal?: AbortSignal): Promise<Desktop> {
+    const o = { signal };
+    const [outputs, workspaces, windows, layers] = await Promise.all([
+      this.ipc.outputs(o),
+      this.ipc.workspaces(o),
+      this.ipc.windows(o),
+      // niri before the Layers request answers Err: the desktop then has no layer list rather than no desktop
+      this.ipc.layers(o).catch((e: unknown) => {
+        if (e instanceof HypruseError && e.data?.niri !== undefined) return null;
+        throw e;
+      }),
+    ]);
+    return toDesktop({ outputs, workspaces, windows, layers });
+  }
+
+  subscribe(): Promise<EventSubscription> {
+    return this.hub.subscribe();
+  }
+
+  async focusWindow(address: string): Promise<void> {
+    const win = await this.requireWindow(address);
+    await this.ipc.action({ FocusWindow: { id: win.id } });
+  }
+
+  async switchWorkspace(workspace: string): Promise<void> {
+    const { reference } = resolveWorkspace(workspace, await this.ipc.workspaces());
+    await this.ipc.action({ FocusWorkspace: { reference } });
+  }
+
+  async moveToWorkspace(address: string, workspace: string, silent: boolean): Promise<void> {
+    const [win, workspaces] = await Promise.all([this.requireWindow(address), this.ipc.workspaces()]);
+    const { reference } = resolveWorkspace(workspace, workspaces);
+    await this.ipc.action({ MoveWindowToWorkspace: { window_id: win.id, reference, focus: !silent } });
+  }
+
+  async closeWindow(address: string, timeoutMs: number): Promise<CloseOutcome> {
+    const win = await this.requireWindow(address);
+    let sub: EventSubscription | null = null;
+    try {
+      sub = await this.hub.subscribe();
+    } catch (e) {
+      this.opts.logger?.warn(`niri event stream unavailable, closing without confirmation: ${(e as Error).message}`);
+    }
+    try {
+      await this.ipc.action({ CloseWindow: { id: win.id } });
+      if (!sub) return { status: 'unconfirmed' };
+      const deadline = Date.now() + Math.max(0, timeoutMs);
+      for (;;) {
+        const left = deadline - Date.now();
+        let ev;
+        try {
+          ev = await sub.next(left);
+        } catch {
+          return { status: 'unconfirmed' };
+        }
+        if (ev === null) break;
+        if (ev.type === 'window_close' && ev.address === String(win.id)) return { status: 'closed' };
+      }
+      const still = (await this.ipc.windows()).some((w) => w.id === win.id);
+      return { status: still ? 'still_open' : 'closed' };
+    } finally {
+      sub?.close();
+    }
+  }
+
+  async toggleFullscreen(address: string | null): Promise<void> {
+    const id = address === null ? (await this.requireFocused()).id : (await this.requireWindow(address)).id;
+    await this.ipc.action({ FullscreenWindow: { id } });
+  }
+
+  async toggleFloating(address: string | null): Promise<void> {
+    const id = address === null ? (await this.requireFocused()).id : (await this.requireWindow(address)).id;
+    await this.ipc.action({ ToggleWindowFloating: { id } });
+  }
+
+  async moveCursor(_point: Point): Promise<void> {
+    throw new UnsupportedError('niri', 'cursor.set', REASONS['cursor.set']!, 'Position the pointer through the Input backend (virtual pointer motion_absolute).');
+  }
+
+  /**
+   * Start `command` (via /bin/sh, detached) and wait for a window of *that*
+   * process: its pid, or a descendant's (followed through /proc, including
+   * children re-parented after the launcher exited). Other windows that open
+   * meanwhile are ignored. niri has no exec rule to place a window, so a
+   * requested workspace is applied by moving the window once it is open.
+   */
+  async launch(command: string, opts: LaunchOptions): Promise<LaunchResult> {
+    if (!command.trim()) throw new UsageError('launch needs a command: the program and its arguments, as a shell command line');
+    throwIfAborted(opts.signal);
+    const target = opts.workspace ? resolveWorkspace(opts.workspace, await this.ipc.workspaces({ signal: opts.signal })) : null;
+
+    let sub: EventSubscription | null = null;
+    let streamError: string | null = null;
+    try {
+      sub = await this.hub.subscribe();
+    } catch (e) {
+      streamError = (e as Error).message;
+    }
+    try {
+      const knownBefore = sub ? null : new Set((await this.ipc.windows({ signal: opts.signal })).map((w) => w.id));
+      const mark = randomUUID();
+      const env = { ...process.env, ...this.childEnv, ...(opts.env ?? {}), [LAUNCH_MARK]: mark };
+      const child = await this.spawner(command, env);
+      const tracker = new DescendantTracker(child.pid, this.processTable, mark);
+      const found = await this.awaitOwnWindow(sub, knownBefore, tracker, child, opts);
+      if (found === null) {
+        const code = child.exitCode();
+        const why =
+          code !== undefined && code !== 0 && !tracker.anyAlive()
+            ? `it exited with ${code === null ? 'a signal' : `code ${code}`} before opening a window`
+            : `no window of that process appeared within ${Math.round(opts.timeoutMs / 100) / 10}s`;
+        return {
+          pid: child.pid,
+          window: null,
+          note: `launched (pid ${child.pid}), but ${why}; a single-instance app may have handed over to an already running process — call desktop()${streamError ? ` (event stream unavailable: ${streamError}; polled instead)` : ''}`,
+        };
+      }
+      let relocated = false;
+      if (target && found.workspace_id !== target.workspace?.id) {
+        await this.ipc.action({ MoveWindowToWorkspace: { window_id: found.id, reference: target.reference, focus: false } });
+        relocated = true;
+      }
+      const window = await this.describeWindow(found.id);
+      return {
+        pid: child.pid,
+        window,
+        ...(relocated ? { relocated: true, note: `the window opened on workspace ${found.workspace_id ?? '?'} and was moved to ${opts.workspace}` } : {}),
+      };
+    } finally {
+      sub?.close();
+    }
+  }
+
+  private async awaitOwnWindow(
+    sub: EventSubscription | null,
+    knownBefore: Set<number> | null,
+    tracker: DescendantTracker,
+    child: { exitCode(): number | null | undefined },
+    opts: LaunchOptions,
+  ): Promise<NiriWindow | null> {
+    const deadline = Date.now() + Math.max(0, opts.timeoutMs);
+    const step = 100;
+    for (;;) {
+      if (opts.signal?.aborted) throw new CancelledError('launch cancelled while waiting for the window');
+      tracker.refresh();
+      const left = deadline - Date.now();
+      if (left <= 0) return null;
+      const code = child.exitCode();
+      if (code !== undefined && code !== 0 && !tracker.anyAlive()) return null;
+      if (sub) {
+        let ev;
+        try {
+          ev = await sub.next(Math.min(step, left), opts.signal);
+        } catch {
+          // stream died for good: fall back to polling from what the replica knew
+          sub = null;
+          knownBefore = new Set((await this.ipc.windows()).map((w) => w.id));
+          continue;
+        }
+        if (ev?.type === 'window_open') {
+          tracker.refresh();
+          if (tracker.owns(ev.pid)) {
+            const w = this.hub.replica.windows.get(Number(ev.address));
+            if (w) return w;
+          }
+        }
+      } else {
+        const windows = await this.ipc.windows({ signal: opts.signal });
+        const mine = windows.find((w) => !knownBefore!.has(w.id) && tracker.owns(w.pid));
+        if (mine) return mine;
+        for (const w of windows) knownBefore!.add(w.id);
+        await new Promise((r) => setTimeout(r, Math.min(150, left)));
+      }
+    }
+  }
+
+  async binds(): Promise<Bind[]> {
+    throw new UnsupportedError('niri', 'binds', REASONS.binds!);
+  }
+
+  async runBind(_bind: Bind): Promise<string> {
+    throw new UnsupportedError('niri', 'bind.run', REASONS['bind.run']!);
+  }
+
+  /** niri's IPC cannot tell (see `unsupportedReason('lock.read')`). */
+  async locked(): Promise<boolean | null> {
+    return null;
+  }
+
+  async tagWindow(_address: string, _tag: string): Promise<void> {
+    throw new UnsupportedError('niri', 'tag', REASONS.tag!);
+  }
+
+  async notify(_message: string, _ms: number): Promise<void> {
+    throw new UnsupportedError('niri', 'notify', REASONS.notify!);
+  }
+
+  async installMarkRule(_tag: string): Promise<boolean> {
+    return false;
+  }
+
+  async dispose(): Promise<void> {
+    this.hub.dispose();
+  }
+
+  // ---- helpers -------------------------------------------------------------
+
+  private async requireWindow(address: string): Promise<NiriWindow> {
+    const id = parseAddress(address);
+    const win = (await this.ipc.windows()).find((w) => w.id === id);
+    if (!win) throw new NotFoundError('not_found.window', `niri has no window ${address}`, { hint: 'It may have closed; call desktop() for current addresses.' });
+    return win;
+  }
+
+  private async requireFocused(): Promise<NiriWindow> {
+    const win = await this.ipc.focusedWindow();
+    if (!win) throw new NotFoundError('not_found.window', 'no window is focused on niri', { hint: 'Pass a window address from desktop().' });
+    return win;
+  }
+
+  private async describeWindow(id: number): Promise<Window | null> {
+    const [outputs, workspaces, windows] = await Promise.all([this.ipc.outputs(), this.ipc.workspaces(), this.ipc.windows()]);
+    const w = windows.find((x) => x.id === id);
+    return w ? toWindow(w, outputs, workspaces as NiriWorkspace[]) : null;
+  }
+}
+
+/** niri window addresses are its window ids (unsigned integers). */
+export function parseAddress(address: string): number {
+  const s = String(address).trim();
+  if (!/^\d{1,15}$/.test(s)) {
+    throw new UsageError(`'${s.slice(0, 40)}' is not a niri window address: use the numeric \`address\` field from desktop()`, { code: 'usage.address' });
+  }
+  return Number(s);
+}
+
+/** The session variables a child of this niri needs, derived from its socket path `<runtime>/niri.<display>.<pid>.sock`. */
+export function niriSessionEnv(socketPath: string): Record<string, string> {
+  const env: Record<string, string> = { NIRI_SOCKET: socketPath };
+  const m = /^niri\.(.+)\.(\d+)\.sock$/.exec(basename(socketPath));
+  if (m) env.WAYLAND_DISPLAY = m[1];
+  env.XDG_RUNTIME_DIR = dirname(socketPath);
+  return env;
+}

@@ -1,0 +1,31 @@
+import type { CompositorCapability } from '@hypruse/core';
+
+/** What the sway plugin does over IPC (sway 1.7+). */
+export const SWAY_CAPABILITIES: ReadonlySet<CompositorCapability> = new Set<CompositorCapability>([
+  'cursor.set',
+  'tag',
+  'binds',
+  'bind.run',
+  'launch',
+  'fullscreen',
+  'floating',
+  'close',
+  'move',
+  'focus',
+  'workspace',
+  'events',
+]);
+
+/** One honest line per capability sway lacks. */
+export const SWAY_UNSUPPORTED: Partial<Record<CompositorCapability, string>> = {
+  layers: "sway's IPC does not list layer-shell surfaces",
+  'cursor.read': 'no sway IPC request returns the pointer position; hypruse reports where it last put the cursor',
+  'lock.read': 'sway cannot tell over IPC whether an ext-session-lock client has locked the session',
+  notify: 'sway has no on-screen notification command (that is a notification daemon\'s job)',
+  'capture.toplevel': 'grim on sway < 1.12 cannot capture a single window; window shots are crops of the output',
+};
+
+export function swayUnsupportedReason(cap: CompositorCapability): string {
+  if (SWAY_CAPABILITIES.has(cap)) return `${cap} is supported on sway`;
+  return SWAY_UNSUPPORTED[cap] ?? `sway does not provide ${cap}`;
+}

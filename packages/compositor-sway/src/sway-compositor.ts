@@ -1,0 +1,313 @@
+import { spawn } from 'node:child_process';
+import type {
+  Bind, CloseOutcome, Compositor, CompositorCapability, Cursor, Desktop, DesktopEvent, EventSubscription, LaunchOptions, LaunchResult, Point, Window,
+} from '@hypruse/core';
+import { CancelledError, HypruseError, NotFoundError, UnsupportedError, UsageError } from '@hypruse/core';
+import { SWAY_CAPABILITIES, swayUnsupportedReason } from './capabilities.js';
+import { EventQueue } from './events/event-queue.js';
+import { normalizeSwayEvent } from './events/normalize.js';
+import type { SwayEventName } from './ipc/message-types.js';
+import { SwayMessage } from './ipc/message-types.js';
+import { SwayEventStream } from './ipc/sway-event-stream.js';
+import { SwayIpcClient } from './ipc/sway-ipc-client.js';
+import { parseSwayBinds } from './model/binds.js';
+import { firstFailure, parseAddress, quoteMark, quoteWorkspace } from './model/commands.js';
+import { desktopFromTree, findNode, isWindowNode, SCRATCH_WORKSPACE } from './model/desktop-model.js';
+import type { SwayCommandResult, SwayNode, SwayVersion } from './model/raw-types.js';
+import { belongsToProcess } from './process-tree.js';
+
+export interface SwayCompositorOptions {
+  /** Path of sway's IPC socket ($SWAYSOCK). */
+  socketPath: string;
+  /** Environment given to launched commands (WAYLAND_DISPLAY, SWAYSOCK, XDG_RUNTIME_DIR, ...), on top of process.env. */
+  launchEnv?: Record<string, string>;
+  requestTimeoutMs?: number;
+  /** Delays between event reconnection attempts. */
+  eventReconnectDelaysMs?: number[];
+}
+
+const SUBSCRIBED_EVENTS: readonly SwayEventName[] = ['window', 'workspace', 'binding', 'shutdown'];
+/** `output` events exist from sway 1.8 on; sway 1.7 refuses the name. */
+const OPTIONAL_EVENTS: readonly SwayEventName[] = ['output'];
+const WINDOW_HINT = 'Call desktop() and use a window\'s `address` as given.';
+
+/** The sway implementation of the Compositor contract, over i3-ipc in process. */
+export class SwayCompositor implements Compositor {
+  readonly id = 'sway';
+  readonly displayName = 'sway';
+  readonly capabilities: ReadonlySet<CompositorCapability> = SWAY_CAPABILITIES;
+  readonly client: SwayIpcClient;
+  private readonly opts: SwayCompositorOptions;
+  private readonly subscriptions = new Set<EventQueue>();
+  private cursor: Cursor | null = null;
+  private disposed = false;
+
+  constructor(opts: SwayCompositorOptions) {
+    this.opts = opts;
+    this.client = new SwayIpcClient({ socketPath: opts.socketPath, timeoutMs: opts.requestTimeoutMs });
+  }
+
+  unsupportedReason(cap: CompositorCapability): string {
+    return swayUnsupportedReason(cap);
+  }
+
+  async version(): Promise<string> {
+    const v = await this.client.requestJson<SwayVersion>(SwayMessage.GET_VERSION);
+    return `sway ${v.human_readable ?? `${v.major}.${v.minor}.${v.patch}`}`;
+  }
+
+  async tree(signal?: AbortSignal): Promise<SwayNode> {
+    return this.client.requestJson<SwayNode>(SwayMessage.GET_TREE, '', { signal });
+  }
+
+  async snapshot(signal?: AbortSignal): Promise<Desktop> {
+    return desktopFromTree(await this.tree(signal), this.cursor);
+  }
+
+  async subscribe(): Promise<EventSubscription> {
+    let stream: SwayEventStream | null = null;
+    const queue = new EventQueue(() => {
+      stream?.close();
+      this.subscriptions.delete(queue);
+    });
+    stream = new SwayEventStream({
+      socketPath: this.opts.socketPath,
+      events: SUBSCRIBED_EVENTS,
+      optionalEvents: OPTIONAL_EVENTS,
+      reconnectDelaysMs: this.opts.eventReconnectDelaysMs,
+      onEvent: (name, payload) => {
+        for (const ev of normalizeSwayEvent(name, payload)) queue.push(ev);
+      },
+      onReconnect: () => queue.push({ type: 'other', name: 'events_reconnected', data: { note: 'the event connection was re-established; events in the gap may be missing' } }),
+      onDead: (err) => queue.fail(err),
+    });
+    try {
+      await stream.start();
+    } catch (err) {
+      stream.close();
+      if (err instanceof HypruseError && err.code === 'error.compositor') {
+        throw new HypruseError('error.events', `cannot subscribe to sway events: ${err.message}`, { hint: err.hint, cause: err });
+      }
+      throw err;
+    }
+    this.subscriptions.add(queue);
+    return queue;
+  }
+
+  /** Run sway commands; any failed command is a typed error carrying sway's message. */
+  async command(cmd: string, signal?: AbortSignal): Promise<void> {
+    const results = await this.client.requestJson<SwayCommandResult[]>(SwayMessage.RUN_COMMAND, cmd, { signal });
+    const failed = firstFailure(results);
+    if (failed) {
+      const msg = failed.error ?? 'unknown error';
+      if (/no matching node/i.test(msg)) {
+        throw new NotFoundError('not_found.window', `sway found no window for \`${cmd}\` (${msg})`, { hint: WINDOW_HINT });
+      }
+      throw new HypruseError('error.compositor', `sway refused \`${cmd}\`: ${msg}`, { data: { command: cmd, parseError: failed.parse_error === true } });
+    }
+  }
+
+  /** The window node for an address, or not_found.window (a con id of a workspace or split container is not a window). */
+  private async requireWindow(address: string): Promise<{ id: number; node: SwayNode; tree: SwayNode }> {
+    const id = parseAddress(address);
+    const tree = await this.tree();
+    const node = findNode(tree, id);
+    if (!node || !isWindowNode(node)) {
+      throw new NotFoundError('not_found.window', `no window with address ${address}${node ? ` (con ${id} is a ${node.type}, not a window)` : ''}`, { hint: WINDOW_HINT });
+    }
+    return { id, node, tree };
+  }
+
+  async focusWindow(address: string): Promise<void> {
+    const { id } = await this.requireWindow(address);
+    await this.command(`[con_id=${id}] focus`);
+  }
+
+  async switchWorkspace(workspace: string): Promise<void> {
+    await this.command(`workspace ${quoteWorkspace(workspace)}`);
+  }
+
+  async moveToWorkspace(address: string, workspace: string, silent: boolean): Promise<void> {
+    const target = workspace === SCRATCH_WORKSPACE ? null : quoteWorkspace(workspace);
+    const { id } = await this.requireWindow(address);
+    if (target === null) {
+      await this.command(`[con_id=${id}] move scratchpad`);
+      return;
+    }
+    await this.command(`[con_id=${id}] move container to workspace ${target}${silent ? '' : `; [con_id=${id}] focus`}`);
+  }
+
+  async closeWindow(address: string, timeoutMs: number): Promise<CloseOutcome> {
+    const { id } = await this.requireWindow(address);
+    const deadline = Date.now() + Math.max(0, timeoutMs);
+    let sub: EventSubscription | null = null;
+    try {
+      sub = await this.subscribe();
+    } catch {
+      sub = null;
+    }
+    try {
+      await this.command(`[con_id=${id}] kill`);
+      if (sub) {
+        try {
+          for (;;) {
+            const left = deadline - Date.now();
+            if (left <= 0) break;
+            const ev = await sub.next(left);
+            if (!ev) break;
+            if (ev.type === 'window_close' && ev.address === String(id)) return { status: 'closed' };
+          }
+        } catch {
+          /* stream died: fall through to the tree check */
+        }
+      } else {
+        while (Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 50));
+          if (!findNode(await this.tree(), id)) return { status: 'closed' };
+        }
+      }
+      return { status: findNode(await this.tree(), id) ? 'still_open' : 'closed' };
+    } finally {
+      sub?.close();
+    }
+  }
+
+  async toggleFullscreen(address: string | null): Promise<void> {
+    if (address === null) return this.command('fullscreen toggle');
+    const { id } = await this.requireWindow(address);
+    await this.command(`[con_id=${id}] fullscreen toggle`);
+  }
+
+  async toggleFloating(address: string | null): Promise<void> {
+    if (address === null) return this.command('floating toggle');
+    const { id } = await this.requireWindow(address);
+    await this.command(`[con_id=${id}] floating toggle`);
+  }
+
+  async moveCursor(point: Point): Promise<void> {
+    if (!Number.isFinite(point?.x) || !Number.isFinite(point?.y)) {
+      throw new UsageError(`cursor position must be two finite numbers, got ${JSON.stringify(point)}`, { code: 'usage.arguments' });
+    }
+    const x = Math.round(point.x);
+    const y = Math.round(point.y);
+    const tree = await this.tree();
+    const desk = desktopFromTree(tree, null);
+    const inside = desk.monitors.some((m) => x >= m.geometry.x && y >= m.geometry.y && x < m.geometry.x + m.geometry.width && y < m.geometry.y + m.geometry.height);
+    if (!inside) {
+      const list = desk.monitors.map((m) => `${m.name} ${m.geometry.x},${m.geometry.y} ${m.geometry.width}x${m.geometry.height}`).join('; ');
+      throw new UsageError(`point ${x},${y} is outside every monitor (${list})`, { code: 'usage.arguments', hint: 'Use global logical coordinates inside a monitor from desktop().' });
+    }
+    // `seat cursor set` maps x/root.width onto the layout box, which starts at the root rect's origin.
+    await this.command(`seat seat0 cursor set ${x - tree.rect.x} ${y - tree.rect.y}`);
+    this.cursor = { x, y, source: 'hypruse' };
+  }
+
+  async launch(command: string, opts: LaunchOptions): Promise<LaunchResult> {
+    if (typeof command !== 'string' || command.trim().length === 0) throw new UsageError('launch needs a non-empty shell command', { code: 'usage.arguments' });
+    const target = opts.workspace ? opts.workspace : null;
+    if (target && target !== SCRATCH_WORKSPACE) quoteWorkspace(target); // validate before anything starts
+    if (opts.signal?.aborted) throw new CancelledError();
+    const sub = await this.subscribe();
+    try {
+      const child = spawn('/bin/sh', ['-c', command], {
+        detached: true,
+        stdio: 'ignore',
+        env: { ...process.env, ...(this.opts.launchEnv ?? {}), ...(opts.env ?? {}) },
+      });
+      const pid = await new Promise<number>((resolve, reject) => {
+        child.once('spawn', () => resolve(child.pid!));
+        child.once('error', (err) => reject(new HypruseError('error.compositor', `cannot start /bin/sh for the launch: ${err.message}`, { cause: err })));
+      });
+      let exitCode: number | null = null;
+      child.once('exit', (code) => {
+        exitCode = code;
+      });
+      child.unref();
+      const expectedClass = guessAppId(command);
+      const deadline = Date.now() + Math.max(0, opts.timeoutMs);
+      let found: string | null = null;
+      while (!found) {
+        const left = deadline - Date.now();
+        if (left <= 0 || opts.signal?.aborted) break;
+        const ev: DesktopEvent | null = await sub.next(Math.min(left, 200), opts.signal);
+        if (exitCode !== null && exitCode !== 0 && !ev) {
+          return { pid, window: null, note: `the command exited with code ${exitCode} before opening a window` };
+        }
+        if (!ev || ev.type !== 'window_open') continue;
+        const ownPid = typeof ev.pid === 'number' && belongsToProcess(ev.pid, pid);
+        const byClass = expectedClass !== null && typeof ev.class === 'string' && ev.class.toLowerCase() === expectedClass;
+        if (ownPid || byClass) found = ev.address;
+      }
+      if (opts.signal?.aborted) throw new CancelledError();
+      if (!found) {
+        return { pid, window: null, note: `launched (pid ${pid}), but no window of that process appeared within ${Math.round(opts.timeoutMs / 1000)} s` };
+      }
+      let win = await this.windowByAddress(found);
+      if (target && win && win.workspace !== target) {
+        const landed = win.workspace;
+        await this.moveToWorkspace(found, target, true);
+        win = (await this.windowByAddress(found)) ?? win;
+        return { pid, window: win, relocated: true, note: `the window opened on workspace ${JSON.stringify(landed)} and was moved to ${JSON.stringify(target)}` };
+      }
+      return { pid, window: win };
+    } finally {
+      sub.close();
+    }
+  }
+
+  private async windowByAddress(address: string): Promise<Window | null> {
+    return (await this.snapshot()).windows.find((w) => w.address === address) ?? null;
+  }
+
+  async binds(): Promise<Bind[]> {
+    const { config } = await this.client.requestJson<{ config: string }>(SwayMessage.GET_CONFIG);
+    return parseSwayBinds(config ?? '').map(({ combo, action, arg, description, mode }) => ({
+      combo, action, arg, ...(description ? { description } : {}), ...(mode ? { mode } : {}),
+    }));
+  }
+
+  async runBind(bind: Bind): Promise<string> {
+    const cmd = [bind.action, bind.arg].filter((s) => s && s.length > 0).join(' ').trim();
+    if (!cmd) throw new UsageError(`the bind ${bind.combo} has no command to run`, { code: 'usage.combo' });
+    await this.command(cmd);
+    return `ran ${bind.combo}: ${cmd}`;
+  }
+
+  async locked(): Promise<boolean | null> {
+    return null;
+  }
+
+  async tagWindow(address: string, tag: string): Promise<void> {
+    const mark = quoteMark(tag);
+    const { id } = await this.requireWindow(address);
+    await this.command(`[con_id=${id}] mark --add ${mark}`);
+  }
+
+  async notify(_message: string, _ms: number): Promise<void> {
+    throw new UnsupportedError('sway', 'notify', swayUnsupportedReason('notify'));
+  }
+
+  async installMarkRule(_tag: string): Promise<boolean> {
+    // sway has no rule that colours the border of marked windows only.
+    return false;
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const q of [...this.subscriptions]) q.close();
+    this.client.close();
+  }
+}
+
+/** The app id a command will most likely produce: the basename of its program (env assignments and common wrappers skipped). */
+export function guessAppId(command: string): string | null {
+  const tokens = command.trim().split(/\s+/);
+  const wrappers = new Set(['exec', 'env', 'setsid', 'nohup', 'command']);
+  for (const t of tokens) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(t) || wrappers.has(t) || t.startsWith('-')) continue;
+    const base = t.split('/').pop() ?? '';
+    return /^[A-Za-z0-9._-]+$/.test(base) ? base.toLowerCase() : null;
+  }
+  return null;
+}

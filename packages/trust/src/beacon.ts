@@ -1,0 +1,190 @@
+import { readFileSync, unlinkSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { TRUST_ORDER, runtimeDir, type HypruseConfig, type TrustLayer } from '@hypruse/core';
+
+/** The activity beacon a status bar (and `hypruse stop`) reads. */
+export interface Beacon {
+  v: 1;
+  pid: number;
+  /** Process start, epoch seconds. */
+  started: number;
+  /** `active` while a call runs, `idle` between calls. */
+  state: 'active' | 'idle';
+  /** Current (active) or last (idle) tool and action, `[A-Za-z0-9:_.-]`, at most 64 characters. */
+  tool: string;
+  action: string;
+  /** When the current call started (active) or the last one ended (idle), epoch seconds. */
+  since: number;
+  mode: { readonly: boolean; dry_run: boolean; confine: boolean; strict: boolean; source: string };
+}
+
+/** `$XDG_RUNTIME_DIR/hypruse`, or `/tmp/hypruse-<uid>` when there is no runtime dir. */
+export function beaconDir(env: NodeJS.ProcessEnv = process.env): string {
+  const rt = runtimeDir(env);
+  return rt ? join(rt, 'hypruse') : `/tmp/hypruse-${process.getuid?.() ?? 'user'}`;
+}
+
+export function beaconPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(beaconDir(env), 'state.json');
+}
+
+/** Keep an action label safe for a status bar: `[A-Za-z0-9:_.-]`, 64 characters (arguments flow in before validation). */
+export function safeLabel(s: string): string {
+  return s.replace(/[^A-Za-z0-9:_.-]/g, '').slice(0, 64);
+}
+
+export function readBeacon(path = beaconPath()): Beacon | null | 'unreadable' {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : 'unreadable';
+  }
+  try {
+    const b = JSON.parse(text) as Beacon;
+    if (typeof b !== 'object' || b === null || !Number.isInteger(b.pid) || b.pid <= 0) return 'unreadable';
+    return b;
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/**
+ * The beacon of this process: written atomically (temp file + rename, writes
+ * queued in order), removed when the process exits if it is still ours.
+ * Writing never blocks or fails an action (warns once).
+ */
+export class BeaconWriter {
+  /** Calls running now, in start order (concurrent observations run beside an action). */
+  private readonly running = new Map<number, { tool: string; action: string }>();
+  private nextId = 1;
+  private queue: Promise<void> = Promise.resolve();
+  private warned = false;
+  private exitHook = false;
+  private readonly started = Date.now() / 1000;
+
+  constructor(readonly path: string = beaconPath()) {}
+
+  private write(b: Beacon): void {
+    const tmp = `${this.path}.${process.pid}.tmp`;
+    this.hookExit();
+    this.queue = this.queue
+      .then(async () => {
+        await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+        await writeFile(tmp, `${JSON.stringify(b)}\n`, { mode: 0o600 });
+        await rename(tmp, this.path);
+      })
+      .catch((err: Error) => {
+        if (this.warned) return;
+        this.warned = true;
+        process.stderr.write(`hypruse warn: beacon: cannot write ${this.path} (${err.message})\n`);
+      });
+  }
+
+  private hookExit(): void {
+    if (this.exitHook) return;
+    this.exitHook = true;
+    process.once('exit', () => this.removeSync());
+  }
+
+  private beacon(config: HypruseConfig, source: string, state: Beacon['state'], tool: string, action: string): Beacon {
+    return {
+      v: 1,
+      pid: process.pid,
+      started: this.started,
+      state,
+      tool: safeLabel(tool),
+      action: safeLabel(action),
+      since: Date.now() / 1000,
+      mode: { readonly: config.readonly, dry_run: config.dryRun, confine: config.confine.length > 0, strict: config.strict, source },
+    };
+  }
+
+  /** Announce the session before any call (so `hypruse stop` reaches an idle server). */
+  announce(config: HypruseConfig, source: string): void {
+    if (this.running.size === 0) this.write(this.beacon(config, source, 'idle', '', ''));
+  }
+
+  /** A call started; returns its handle for `end`. */
+  begin(config: HypruseConfig, source: string, tool: string, action: string): number {
+    const id = this.nextId++;
+    this.running.set(id, { tool, action });
+    this.write(this.beacon(config, source, 'active', tool, action));
+    return id;
+  }
+
+  /** A call ended: idle when none runs, else the latest call still running. */
+  end(config: HypruseConfig, source: string, id: number): void {
+    const done = this.running.get(id);
+    this.running.delete(id);
+    const still = [...this.running.values()].at(-1);
+    if (still) this.write(this.beacon(config, source, 'active', still.tool, still.action));
+    else this.write(this.beacon(config, source, 'idle', done?.tool ?? '', done?.action ?? ''));
+  }
+
+  /** Wait for queued writes (tests, shutdown). */
+  flush(): Promise<void> {
+    return this.queue;
+  }
+
+  /** Remove the beacon if it is ours (synchronous: safe in an exit handler). */
+  removeSync(): void {
+    try {
+      unlinkSync(`${this.path}.${process.pid}.tmp`);
+    } catch {
+      /* no temp file */
+    }
+    const b = readBeacon(this.path);
+    if (b && b !== 'unreadable' && b.pid === process.pid) {
+      try {
+        unlinkSync(this.path);
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+}
+
+const writers = new Map<string, BeaconWriter>();
+
+/** The beacon writer of this process for the current runtime dir. */
+export function beaconWriter(env: NodeJS.ProcessEnv = process.env): BeaconWriter {
+  const p = beaconPath(env);
+  let w = writers.get(p);
+  if (!w) {
+    w = new BeaconWriter(p);
+    writers.set(p, w);
+  }
+  return w;
+}
+
+function actionOf(tool: string, args: Record<string, unknown>): string {
+  const sub = args.action ?? args.event;
+  return typeof sub === 'string' && sub ? `${tool}:${sub}` : tool;
+}
+
+/**
+ * Beacon layer: marks the desktop "agent active" while a call runs and idle
+ * after. Runs just inside the journal (TRUST_ORDER has no beacon entry, so it
+ * takes journal + 1). Nested calls are covered by their parent.
+ */
+export function createBeaconLayer(writer: () => BeaconWriter = () => beaconWriter()): TrustLayer {
+  return {
+    name: 'beacon',
+    order: TRUST_ORDER.journal + 1,
+    appliesTo: (call) => call.parent === null,
+    async handle(call, next) {
+      const w = writer();
+      const action = actionOf(call.tool, call.rawArgs);
+      const id = w.begin(call.config, call.source, call.tool, action);
+      try {
+        return await next();
+      } finally {
+        w.end(call.config, call.source, id);
+      }
+    },
+  };
+}
+
+export const beaconLayer: TrustLayer = createBeaconLayer();

@@ -1,0 +1,172 @@
+import { chmod, mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { HypruseError } from '@hypruse/core';
+import type { JournalRecord } from './record.js';
+
+const LOCK_WAIT_MS = 1000;
+/** A lock held longer than this is stale (its holder died between open and unlink). */
+const LOCK_STALE_MS = 2000;
+const TAIL_BYTES = 256 * 1024;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * One journal file. `seq` numbers are unique across processes: the last one
+ * issued lives in `<journal>.seq`, read and bumped under an exclusive lock
+ * file (`<journal>.lock`, O_EXCL, holder pid inside, stolen when the holder
+ * is dead or the lock is older than 2 s); a missing counter resumes from the
+ * journal's tail. Appends and rotation run under the same lock, so two
+ * processes never rotate one generation away.
+ */
+export class JournalFile {
+  private dirReady: Promise<void> | null = null;
+  /** Calls of this instance run one at a time, so a process never contends with itself for the file lock. */
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly path: string,
+    private readonly maxBytes: number,
+  ) {}
+
+  get seqPath(): string {
+    return `${this.path}.seq`;
+  }
+
+  get lockPath(): string {
+    return `${this.path}.lock`;
+  }
+
+  /** The directory, 0700 (tightened if it already existed with wider access). */
+  private ensureDir(): Promise<void> {
+    this.dirReady ??= (async () => {
+      const dir = dirname(this.path);
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      const st = await stat(dir);
+      if ((st.mode & 0o077) !== 0 && st.uid === process.getuid?.()) await chmod(dir, 0o700);
+    })().catch((err) => {
+      this.dirReady = null;
+      throw err;
+    });
+    return this.dirReady;
+  }
+
+  private withLock<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(() => this.withFileLock(fn));
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async withFileLock<T>(fn: () => Promise<T>): Promise<T> {
+    await this.ensureDir();
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        const fh = await open(this.lockPath, 'wx', 0o600);
+        await fh.writeFile(String(process.pid));
+        await fh.close();
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        const stale = await this.staleLock();
+        if (stale !== null) {
+          // re-check right before removing, so a lock another waiter just re-created is not removed
+          if ((await readFile(this.lockPath, 'utf8').catch(() => null)) === stale) await unlink(this.lockPath).catch(() => undefined);
+          continue;
+        }
+        if (Date.now() > deadline) {
+          throw new HypruseError('error.journal', `the journal lock ${this.lockPath} is held by another process for more than ${LOCK_WAIT_MS} ms`);
+        }
+        await sleep(2 + Math.random() * 4);
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      await unlink(this.lockPath).catch(() => undefined);
+    }
+  }
+
+  /** The content of a stale lock (holder dead, or held too long), or null when the lock is live or gone. */
+  private async staleLock(): Promise<string | null> {
+    try {
+      const [st, text] = await Promise.all([stat(this.lockPath), readFile(this.lockPath, 'utf8')]);
+      const pid = Number(text.trim());
+      if (text && Number.isInteger(pid) && pid > 0 && !alive(pid)) return text;
+      return Date.now() - st.mtimeMs > LOCK_STALE_MS ? text : null;
+    } catch {
+      return null; // gone already (retry)
+    }
+  }
+
+  /** The highest seq in the journal's tail (and its .1 generation), 0 when empty. */
+  async lastSeqInFiles(): Promise<number> {
+    let max = 0;
+    for (const p of [this.path, `${this.path}.1`]) {
+      const tail = await readTail(p, TAIL_BYTES);
+      for (const m of tail.matchAll(/"seq":(\d+)/g)) max = Math.max(max, Number(m[1]));
+      if (max > 0) break;
+    }
+    return max;
+  }
+
+  /** Issue the next seq (unique across processes). */
+  nextSeq(): Promise<number> {
+    return this.withLock(async () => {
+      let last = NaN;
+      try {
+        last = Number((await readFile(this.seqPath, 'utf8')).trim());
+      } catch {
+        /* no counter yet */
+      }
+      if (!Number.isInteger(last) || last < 0) last = await this.lastSeqInFiles();
+      const seq = last + 1;
+      await writeFile(this.seqPath, `${seq}\n`, { mode: 0o600 });
+      return seq;
+    });
+  }
+
+  /** Append one record, rotating first when it would cross `maxBytes` (0 = never). */
+  append(record: JournalRecord): Promise<void> {
+    const line = `${JSON.stringify(record)}\n`;
+    return this.withLock(async () => {
+      if (this.maxBytes > 0) {
+        const size = await stat(this.path).then((s) => s.size, () => 0);
+        if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes) await rename(this.path, `${this.path}.1`);
+      }
+      const fh = await open(this.path, 'a', 0o600);
+      try {
+        await fh.chmod(0o600);
+        await fh.write(line);
+      } finally {
+        await fh.close();
+      }
+    });
+  }
+}
+
+async function readTail(path: string, bytes: number): Promise<string> {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch {
+    return '';
+  }
+  try {
+    const { size } = await fh.stat();
+    const len = Math.min(size, bytes);
+    const buf = Buffer.alloc(len);
+    await fh.read(buf, 0, len, size - len);
+    return buf.toString('utf8');
+  } finally {
+    await fh.close();
+  }
+}

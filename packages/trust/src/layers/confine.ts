@@ -1,0 +1,100 @@
+import { TRUST_ORDER, TrustError, type Desktop, type ToolResult, type TrustCall, type TrustLayer, type Window } from '@hypruse/core';
+import { describeWindow, desktopOf, targetsOf } from '../desktop-view.js';
+
+export type Scope = { kind: 'launched' } | { kind: 'class'; value: string } | { kind: 'workspace'; value: string };
+
+/** Parse the configured scopes; null when one is malformed (then every acting call refuses until fixed). */
+export function parseScopes(items: readonly string[]): { scopes: Scope[]; bad: string | null } {
+  const scopes: Scope[] = [];
+  for (const raw of items) {
+    const item = raw.trim();
+    const m = /^(class|workspace):(.+)$/.exec(item);
+    if (item === 'launched') scopes.push({ kind: 'launched' });
+    else if (m && m[2].trim()) scopes.push({ kind: m[1] as 'class' | 'workspace', value: m[2].trim() });
+    else return { scopes: [], bad: raw };
+  }
+  return { scopes, bad: null };
+}
+
+export function inScope(w: Window, scopes: Scope[], d: Desktop, launched: ReadonlySet<string>): boolean {
+  return scopes.some((s) => {
+    if (s.kind === 'launched') return launched.has(w.address);
+    if (s.kind === 'class') return w.class === s.value;
+    if (w.workspace === null) return false;
+    if (w.workspace === s.value) return true;
+    return d.workspaces.some((ws) => ws.id === w.workspace && ws.name === s.value);
+  });
+}
+
+function describeScopes(items: readonly string[]): string {
+  return items.join(', ');
+}
+
+/**
+ * The windows `launch` opened this session: read from the launch result
+ * (`data.address`, or `data.window.address`). Kept here, in the confinement
+ * layer, even when confinement is off, so turning it on mid-session (CLI
+ * state, config reload) already knows what hypruse owns.
+ */
+export function launchedAddress(r: ToolResult): string | null {
+  const d = r.data as Record<string, unknown> | undefined;
+  if (!d) return null;
+  if (typeof d.address === 'string' && d.address) return d.address;
+  const w = d.window as Record<string, unknown> | undefined | null;
+  if (w && typeof w.address === 'string' && w.address) return w.address;
+  return null;
+}
+
+/**
+ * Confinement: acting calls touch only windows in scope (`launched`,
+ * `class:X`, `workspace:X`). Pointer input checks every window under the
+ * point (the window list is not z-ordered), keyboard input the named or
+ * focused window; compositor bindings always refuse; launching and switching
+ * workspaces are never confined; empty space is allowed.
+ */
+export const confineLayer: TrustLayer = {
+  name: 'confine',
+  order: TRUST_ORDER.confine,
+  appliesTo: (call) => call.kind === 'act',
+  async handle(call, next) {
+    if (call.config.confine.length) await check(call);
+    const r = await next();
+    if (call.tool === 'launch' && !call.dryRun) {
+      const addr = launchedAddress(r);
+      if (addr) call.session.launched.add(addr);
+    }
+    return r;
+  },
+};
+
+async function check(call: TrustCall): Promise<void> {
+  const items = call.config.confine;
+  const lift = `confinement limits acting to: ${describeScopes(items)}; act on a window in scope${items.includes('launched') ? ' (launch one to own it)' : ''}, or ask the person to widen HYPRUSE_CONFINE`;
+  const refuse: (reason: string, hint?: string) => never = (reason, hint = lift) => {
+    throw new TrustError({ layer: 'confine', code: 'refused.confine', reason, hint });
+  };
+  const { scopes, bad } = parseScopes(items);
+  if (bad !== null) {
+    refuse(
+      `the confinement setting has a malformed scope "${bad}", so every action is refused until it is fixed`,
+      'accepted scopes: launched, class:NAME, workspace:NAME (HYPRUSE_CONFINE or confine in the config)',
+    );
+  }
+  const intent = await call.intent();
+  if (!intent) refuse(`cannot tell which windows ${call.tool} would touch, so it cannot be checked against confinement`);
+  if (intent.global) refuse(`${call.tool} acts on the whole desktop (${intent.summary}), which confinement never allows`);
+  const touchesWindows = intent.input === 'pointer' || intent.focusedWindow || (intent.windows?.length ?? 0) > 0;
+  if (!touchesWindows) return; // launch, workspace switch: never confined
+  const d = await desktopOf(call);
+  const t = targetsOf(intent, d);
+  if (t.missing.length) refuse(`window ${t.missing.join(', ')} is not on the desktop, so it cannot be in scope`);
+  if (t.pointUnknown) refuse('cannot tell where the cursor is, so cannot check the windows under it', 'pass x and y explicitly');
+  const out = (ws: Window[]) => ws.filter((w) => !inScope(w, scopes, d, call.session.launched));
+  const named = out(t.named);
+  if (named.length) refuse(`${describeWindow(named[0])} is outside the confinement scope`);
+  const under = out(t.underPoint);
+  if (under.length) {
+    refuse(`the point is over ${describeWindow(under[0])}, which is outside the confinement scope (every window under the point must be in scope)`);
+  }
+  if (t.focused && out([t.focused]).length) refuse(`the keys would go to the focused window ${describeWindow(t.focused)}, which is outside the confinement scope`);
+}

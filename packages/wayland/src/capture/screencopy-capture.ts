@@ -1,0 +1,301 @@
+import { open, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  CancelledError, HypruseError, runtimeDir, type Capture, type CaptureTarget, type Frame, type Logger, type Rect,
+} from '@hypruse/core';
+import { DISPLAY_ID, WaylandConnection, arg, waylandSocketPath, type ArgReader } from '../input/index.js';
+import { grimGeometry } from './grim-capture.js';
+import { channelOffsets, shmToRgb } from './shm-pixels.js';
+
+export interface ScreencopyCaptureOptions {
+  /** The Wayland session environment (WAYLAND_DISPLAY, XDG_RUNTIME_DIR). */
+  env: NodeJS.ProcessEnv;
+  /** Used for what screencopy cannot do here (regions across monitors, rotated outputs, window pixels) and when it fails. */
+  fallback: Capture;
+  logger?: Logger;
+  /** Per-capture ceiling, default 3 s. */
+  timeoutMs?: number;
+}
+
+interface OutputInfo {
+  id: number;
+  globalName: number;
+  name: string;
+  transform: number;
+  logical: Rect;
+}
+
+interface Session {
+  conn: WaylandConnection;
+  registry: number;
+  shm: number;
+  manager: number;
+  managerVersion: number;
+  outputs: Map<number, OutputInfo>;
+}
+
+let shmSeq = 0;
+
+/**
+ * In-process screen capture over wlr-screencopy into a wl_shm buffer (the
+ * file descriptor travels through usocket): no grim process, no PPM pipe.
+ * Whole outputs and regions inside one output are taken here; everything
+ * else goes to the fallback (grim), which is also used when this path fails.
+ */
+export class ScreencopyCapture implements Capture {
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly fallback: Capture;
+  private readonly logger?: Logger;
+  private readonly timeoutMs: number;
+  private session?: Promise<Session>;
+  /** Set when this machine cannot do in-process capture at all (no fd passing, no screencopy): then every call goes to the fallback. */
+  private unavailable?: string;
+
+  constructor(opts: ScreencopyCaptureOptions) {
+    this.env = opts.env;
+    this.fallback = opts.fallback;
+    this.logger = opts.logger;
+    this.timeoutMs = opts.timeoutMs ?? 3000;
+  }
+
+  async describe(): Promise<string> {
+    const fb = await this.fallback.describe();
+    try {
+      const s = await this.connect();
+      return `wlr-screencopy v${s.managerVersion} in-process (wl_shm, fd passing via usocket) → sharp; regions across monitors and rotated outputs: ${fb}`;
+    } catch (e) {
+      return `${fb}; in-process screencopy unavailable: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+
+  async capture(target: CaptureTarget, signal?: AbortSignal): Promise<Frame> {
+    if (this.unavailable || target.kind === 'window') return this.fallback.capture(target, signal);
+    let session: Session;
+    try {
+      session = await this.connect(signal);
+    } catch (e) {
+      if (e instanceof CancelledError) throw e;
+      return this.fallback.capture(target, signal);
+    }
+    const plan = this.plan(session, target);
+    if (!plan) return this.fallback.capture(target, signal);
+    try {
+      const frame = await this.grab(session, plan.output, plan.local, plan.geometry, target.kind === 'output' ? 'output' : 'region', signal);
+      // The compositor renders at the output's own scale; a caller asking for another scale gets grim's resampling instead.
+      if (target.scale > 0 && Math.abs(frame.width - frame.geometry.width * target.scale) <= 1.01) return { ...frame, scale: target.scale };
+      this.logger?.debug(`screencopy gave ${frame.width} px for ${frame.geometry.width} logical, not scale ${target.scale}; using the fallback`);
+      return this.fallback.capture(target, signal);
+    } catch (e) {
+      if (e instanceof CancelledError || signal?.aborted) throw e instanceof CancelledError ? e : new CancelledError();
+      this.logger?.warn(`in-process screencopy failed (${e instanceof Error ? e.message : String(e)}); using ${await this.fallback.describe()} for this capture`);
+      this.drop(session);
+      return this.fallback.capture(target, signal);
+    }
+  }
+
+  /** Close the Wayland connection (a later capture reconnects). */
+  close(): void {
+    this.session?.then((s) => s.conn.close(), () => undefined);
+    this.session = undefined;
+  }
+
+  /** Which output and output-local box serve a target, or null when screencopy cannot take it exactly. */
+  private plan(s: Session, target: Exclude<CaptureTarget, { kind: 'window' }>): { output: OutputInfo; local?: Rect; geometry: Rect } | null {
+    const outs = [...s.outputs.values()];
+    if (target.kind === 'output') {
+      const o = outs.find((x) => x.name === target.name);
+      if (!o || o.transform !== 0) return null;
+      return { output: o, geometry: target.geometry };
+    }
+    const g = grimGeometry(target.rect).rect;
+    const o = outs.find(
+      (x) => g.x >= x.logical.x && g.y >= x.logical.y && g.x + g.width <= x.logical.x + x.logical.width && g.y + g.height <= x.logical.y + x.logical.height,
+    );
+    if (!o || o.transform !== 0) return null;
+    return { output: o, local: { x: g.x - o.logical.x, y: g.y - o.logical.y, width: g.width, height: g.height }, geometry: g };
+  }
+
+  private drop(s: Session): void {
+    s.conn.close();
+    this.session = undefined;
+  }
+
+  private connect(signal?: AbortSignal): Promise<Session> {
+    if (this.unavailable) return Promise.reject(new HypruseError('error.capture', this.unavailable));
+    const existing = this.session;
+    if (existing) {
+      return existing.then((s) => {
+        if (!s.conn.failure) return s;
+        if (this.session === existing) this.session = undefined;
+        return this.connect(signal);
+      });
+    }
+    const p = this.open(signal);
+    this.session = p;
+    p.catch((e: unknown) => {
+      if (this.session === p) this.session = undefined;
+      if (e instanceof HypruseError && e.data?.permanent) this.unavailable = e.message;
+    });
+    return p;
+  }
+
+  private async open(signal?: AbortSignal): Promise<Session> {
+    const conn = await WaylandConnection.connect({ path: waylandSocketPath(this.env, runtimeDir(this.env)), wantFds: true, timeoutMs: this.timeoutMs, signal });
+    const permanent = (msg: string) => new HypruseError('error.capture', msg, { data: { permanent: true } });
+    try {
+      if (!conn.fdPassing) throw permanent('the native usocket addon is not available, so wl_shm buffers cannot be shared');
+      // Our own registry: the connection's global map keeps one object per interface, and there can be many wl_outputs.
+      const globals: Array<{ name: number; iface: string; version: number }> = [];
+      const session: Session = { conn, registry: 0, shm: 0, manager: 0, managerVersion: 0, outputs: new Map() };
+      const bindOutput = (g: { name: number; version: number }, xdgManager: number) => {
+        const info: OutputInfo = { id: 0, globalName: g.name, name: '', transform: 0, logical: { x: 0, y: 0, width: 0, height: 0 } };
+        info.id = this.bind(session, g.name, 'wl_output', Math.min(g.version, 4), (op, a) => {
+          if (op === 0) {
+            a.int(); a.int(); a.int(); a.int(); a.int(); a.string(); a.string();
+            info.transform = a.int();
+          } else if (op === 4 && !info.name) info.name = a.string() ?? '';
+        });
+        const xdg = conn.allocId('zxdg_output_v1', (op, a) => {
+          if (op === 0) {
+            info.logical.x = a.int();
+            info.logical.y = a.int();
+          } else if (op === 1) {
+            info.logical.width = a.int();
+            info.logical.height = a.int();
+          } else if (op === 3) info.name = a.string() ?? info.name;
+        });
+        conn.send(xdgManager, 1, [arg.newId(xdg), arg.object(info.id)]);
+        session.outputs.set(g.name, info);
+      };
+      let xdgManager = 0;
+      session.registry = conn.allocId('wl_registry', (op, a) => {
+        if (op === 0) {
+          const g = { name: a.uint(), iface: a.string() ?? '', version: a.uint() };
+          globals.push(g);
+          if (g.iface === 'wl_output' && xdgManager) bindOutput(g, xdgManager); // hotplug after start
+        } else if (op === 1) {
+          session.outputs.delete(a.uint());
+        }
+      });
+      conn.send(DISPLAY_ID, 1, [arg.newId(session.registry)]);
+      await conn.roundtrip(signal);
+      const find = (iface: string) => globals.find((g) => g.iface === iface);
+      const mgr = find('zwlr_screencopy_manager_v1');
+      const shm = find('wl_shm');
+      const xdgm = find('zxdg_output_manager_v1');
+      if (!mgr) throw permanent('the compositor does not offer zwlr_screencopy_manager_v1');
+      if (!shm) throw permanent('the compositor does not offer wl_shm');
+      if (!xdgm || xdgm.version < 2) throw permanent('the compositor does not offer zxdg_output_manager_v1 v2 (output names and logical layout)');
+      session.shm = this.bind(session, shm.name, 'wl_shm', 1);
+      session.managerVersion = Math.min(mgr.version, 3);
+      session.manager = this.bind(session, mgr.name, 'zwlr_screencopy_manager_v1', session.managerVersion);
+      xdgManager = this.bind(session, xdgm.name, 'zxdg_output_manager_v1', Math.min(xdgm.version, 3));
+      for (const g of globals.filter((x) => x.iface === 'wl_output')) bindOutput(g, xdgManager);
+      await conn.roundtrip(signal);
+      return session;
+    } catch (e) {
+      conn.close();
+      throw e;
+    }
+  }
+
+  private bind(s: Session, name: number, iface: string, version: number, handler?: (op: number, a: ArgReader) => void): number {
+    const id = s.conn.allocId(iface, handler);
+    s.conn.send(s.registry, 0, [arg.uint(name), arg.string(iface), arg.uint(version), arg.newId(id)]);
+    return id;
+  }
+
+  private async grab(s: Session, out: OutputInfo, local: Rect | undefined, geometry: Rect, source: Frame['source'], signal?: AbortSignal): Promise<Frame> {
+    const { conn } = s;
+    const dir = runtimeDir(this.env) ?? tmpdir();
+    const cleanups: Array<() => void | Promise<void>> = [];
+    try {
+      const shm = await new Promise<{ data: Buffer; width: number; height: number; stride: number; format: number; yInvert: boolean }>((resolve, reject) => {
+        const offers: Array<{ format: number; width: number; height: number; stride: number }> = [];
+        let yInvert = false;
+        let chosen: { format: number; width: number; height: number; stride: number } | undefined;
+        let file: Awaited<ReturnType<typeof open>> | undefined;
+        let done = false;
+        const finish = (fn: () => void) => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          fn();
+        };
+        const onAbort = () => finish(() => reject(new CancelledError()));
+        const timer = setTimeout(
+          () => finish(() => reject(new HypruseError('error.capture', `screencopy of ${out.name} did not complete within ${this.timeoutMs} ms`))),
+          this.timeoutMs,
+        );
+        if (signal?.aborted) return onAbort();
+        signal?.addEventListener('abort', onAbort, { once: true });
+
+        const startCopy = async () => {
+          chosen = offers.find((o) => channelOffsets(o.format) !== null);
+          if (!chosen) throw new HypruseError('error.capture', `screencopy offered no 32-bit RGB shm format (offered ${offers.map((o) => `0x${o.format.toString(16)}`).join(', ') || 'none'})`);
+          const size = chosen.stride * chosen.height;
+          const path = join(dir, `hypruse-shm-${process.pid}-${shmSeq++}`);
+          file = await open(path, 'w+', 0o600);
+          const fh = file;
+          cleanups.push(() => fh.close());
+          await unlink(path);
+          await fh.truncate(size);
+          const pool = conn.allocId('wl_shm_pool');
+          await conn.sendAndFlush(s.shm, 0, [arg.newId(pool), arg.fd(), arg.int(size)], [fh.fd]);
+          const buffer = conn.allocId('wl_buffer');
+          conn.send(pool, 0, [arg.newId(buffer), arg.int(0), arg.int(chosen.width), arg.int(chosen.height), arg.int(chosen.stride), arg.uint(chosen.format)]);
+          cleanups.push(() => {
+            if (!conn.failure) {
+              conn.send(buffer, 0);
+              conn.send(pool, 1);
+            }
+          });
+          if (done) return;
+          conn.send(frame, 0, [arg.object(buffer)]);
+        };
+        const kick = () => startCopy().catch((e: unknown) => finish(() => reject(e)));
+
+        const frame = conn.allocId('zwlr_screencopy_frame_v1', (op, a) => {
+          if (op === 0) {
+            offers.push({ format: a.uint(), width: a.uint(), height: a.uint(), stride: a.uint() });
+            if (s.managerVersion < 3) kick(); // v1/v2 send exactly one buffer event and no buffer_done
+          } else if (op === 1) {
+            yInvert = (a.uint() & 1) === 1;
+          } else if (op === 2) {
+            const c = chosen!;
+            const fh = file!;
+            const data = Buffer.allocUnsafe(c.stride * c.height);
+            fh.read(data, 0, data.length, 0).then(
+              () => finish(() => resolve({ data, ...c, yInvert })),
+              (e: unknown) => finish(() => reject(e)),
+            );
+          } else if (op === 3) {
+            finish(() => reject(new HypruseError('error.capture', `the compositor refused the screencopy of ${out.name} (failed event)`)));
+          } else if (op === 6) {
+            kick();
+          }
+        });
+        cleanups.push(() => {
+          if (!conn.failure) conn.send(frame, 1);
+        });
+        if (local) {
+          conn.send(s.manager, 1, [arg.newId(frame), arg.int(0), arg.object(out.id), arg.int(local.x), arg.int(local.y), arg.int(local.width), arg.int(local.height)]);
+        } else {
+          conn.send(s.manager, 0, [arg.newId(frame), arg.int(0), arg.object(out.id)]);
+        }
+      });
+      const rgb = shmToRgb(shm.data, shm.width, shm.height, shm.stride, shm.format, shm.yInvert);
+      return { data: rgb, width: shm.width, height: shm.height, channels: 3, geometry, scale: shm.width / geometry.width, source, via: 'screencopy' };
+    } finally {
+      for (const c of cleanups.reverse()) {
+        try {
+          await c();
+        } catch {
+          /* best effort: the connection may already be gone */
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,13 @@
+export { WaylandInput, CLICK_HOLD_MS, DOUBLE_CLICK_GAP_MS } from './wayland-input.js';
+export type { WaylandInputOptions, KeyboardMode } from './wayland-input.js';
+export { WaylandConnection, waylandSocketPath, DISPLAY_ID } from './wire/connection.js';
+export type { GlobalInfo, ConnectOptions } from './wire/connection.js';
+export { encodeMessage, MessageSplitter, ArgReader, arg, toFixed, fromFixed, MAX_MESSAGE_SIZE } from './wire/codec.js';
+export type { WireArg, WireMessage } from './wire/codec.js';
+export { connectTransport, loadUsocket } from './wire/transport.js';
+export type { WireTransport } from './wire/transport.js';
+export { WirePointer, POINTER_MANAGER, BUTTON_CODES, UNITS_PER_NOTCH, absoluteMotionArgs, axisPlan, eventTime } from './virtual-pointer.js';
+export { WireKeyboard, KEYBOARD_MANAGER } from './virtual-keyboard.js';
+export { WtypeKeyboard, wtypeComboArgs } from './wtype-keyboard.js';
+export { buildKeymap, planTyping, keysymForChar, keysymForComboKey, MODIFIER_KEYS, BASE_KEYS, FREE_CODES } from './keymap.js';
+export type { Keymap } from './keymap.js';

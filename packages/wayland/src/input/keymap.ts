@@ -1,0 +1,129 @@
+/**
+ * XKB text keymaps for the in-process virtual keyboard (pure functions).
+ *
+ * The keymap always holds the modifiers and the common named keys at their
+ * standard evdev positions, the US letters and digits at theirs, and then one
+ * free keycode per extra keysym the caller needs (each distinct character of
+ * the text being typed, or a keysym named in a combo). Every key has a single
+ * level, so no modifier is needed to produce a character: `A` is its own key.
+ * Types and compat come from the compositor's `complete` set.
+ */
+import type { KeyCombo } from '@hypruse/core';
+
+export type Modifier = KeyCombo['modifiers'][number];
+
+/** XKB keycode (= evdev + 8) of each modifier key, its keysym, and its real modifier. */
+export const MODIFIER_KEYS: Record<Modifier, { code: number; keysym: string; realMod: string; mask: number }> = {
+  shift: { code: 50, keysym: 'Shift_L', realMod: 'Shift', mask: 1 },
+  ctrl: { code: 37, keysym: 'Control_L', realMod: 'Control', mask: 4 },
+  alt: { code: 64, keysym: 'Alt_L', realMod: 'Mod1', mask: 8 },
+  logo: { code: 133, keysym: 'Super_L', realMod: 'Mod4', mask: 64 },
+  altgr: { code: 108, keysym: 'ISO_Level3_Shift', realMod: 'Mod5', mask: 128 },
+};
+
+/** Named keys at their standard XKB keycodes (evdev + 8). */
+const NAMED: Array<[string, number]> = [
+  ['Escape', 9], ['BackSpace', 22], ['Tab', 23], ['Return', 36], ['space', 65], ['Caps_Lock', 66],
+  ['F1', 67], ['F2', 68], ['F3', 69], ['F4', 70], ['F5', 71], ['F6', 72], ['F7', 73], ['F8', 74], ['F9', 75], ['F10', 76],
+  ['F11', 95], ['F12', 96], ['KP_Enter', 104], ['Print', 107], ['Home', 110], ['Up', 111], ['Page_Up', 112], ['Left', 113],
+  ['Right', 114], ['End', 115], ['Down', 116], ['Page_Down', 117], ['Insert', 118], ['Delete', 119], ['Pause', 127],
+  ['Menu', 135], ['F13', 191], ['F14', 192], ['F15', 193], ['F16', 194], ['F17', 195], ['F18', 196], ['F19', 197],
+  ['F20', 198], ['F21', 199], ['F22', 200], ['F23', 201], ['F24', 202],
+];
+
+/** US letters and digits at their usual keycodes, so layout-independent shortcuts (ctrl+c) match. */
+const US_ROWS: Array<[string, number]> = [
+  ...[...'1234567890'].map((c, i) => [c, 10 + i] as [string, number]),
+  ...[...'qwertyuiop'].map((c, i) => [c, 24 + i] as [string, number]),
+  ...[...'asdfghjkl'].map((c, i) => [c, 38 + i] as [string, number]),
+  ...[...'zxcvbnm'].map((c, i) => [c, 52 + i] as [string, number]),
+];
+
+export const BASE_KEYS: ReadonlyMap<string, number> = new Map<string, number>([
+  ...Object.values(MODIFIER_KEYS).map((m) => [m.keysym, m.code] as [string, number]),
+  ...NAMED,
+  ...US_ROWS,
+]);
+
+const USED = new Set(BASE_KEYS.values());
+/** Free keycodes for extra keysyms: everything from 9 to 255 not used above. */
+export const FREE_CODES: readonly number[] = Array.from({ length: 255 - 9 + 1 }, (_, i) => 9 + i).filter((c) => !USED.has(c));
+
+/** The keysym name that produces one character (control characters map to their keys). */
+export function keysymForChar(ch: string): string {
+  if (ch === '\n' || ch === '\r') return 'Return';
+  if (ch === '\t') return 'Tab';
+  if (ch === ' ') return 'space';
+  if (/^[a-z0-9]$/.test(ch)) return ch;
+  const cp = ch.codePointAt(0) ?? 0;
+  return `U${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** The keysym name for the key of a combo (single characters become Unicode keysyms). */
+export function keysymForComboKey(key: string): string {
+  return [...key].length === 1 ? keysymForChar(key) : key;
+}
+
+export interface Keymap {
+  /** XKB text, without the trailing NUL. */
+  text: string;
+  /** keysym name -> XKB keycode. */
+  codes: ReadonlyMap<string, number>;
+}
+
+/**
+ * Build a keymap holding the base keys plus `extra` keysyms (at most
+ * FREE_CODES.length of them; the caller splits longer sets).
+ */
+export function buildKeymap(extra: Iterable<string>): Keymap {
+  const codes = new Map(BASE_KEYS);
+  const free = [...FREE_CODES];
+  for (const sym of extra) {
+    if (codes.has(sym)) continue;
+    const code = free.shift();
+    if (code === undefined) throw new RangeError(`too many distinct keys for one keymap (limit ${FREE_CODES.length} extra)`);
+    codes.set(sym, code);
+  }
+  const byCode = [...codes].sort((a, b) => a[1] - b[1]);
+  const keycodes = byCode.map(([, c]) => `    <I${c}> = ${c};`).join('\n');
+  const symbols = byCode.map(([s, c]) => `    key <I${c}> { [ ${s} ] };`).join('\n');
+  const modmap = Object.values(MODIFIER_KEYS)
+    .map((m) => `    modifier_map ${m.realMod} { <I${m.code}> };`)
+    .join('\n');
+  const text = [
+    'xkb_keymap {',
+    '  xkb_keycodes "hypruse" {',
+    '    minimum = 8;',
+    '    maximum = 255;',
+    keycodes,
+    '  };',
+    '  xkb_types "hypruse" { include "complete" };',
+    '  xkb_compatibility "hypruse" { include "complete" };',
+    '  xkb_symbols "hypruse" {',
+    symbols,
+    modmap,
+    '  };',
+    '};',
+    '',
+  ].join('\n');
+  return { text, codes };
+}
+
+/** Split text into runs whose distinct extra keysyms fit in one keymap each. */
+export function planTyping(text: string): Array<{ chars: string[]; keysyms: string[] }> {
+  const runs: Array<{ chars: string[]; keysyms: string[] }> = [];
+  let cur: { chars: string[]; keysyms: string[]; extra: Set<string> } | null = null;
+  for (const ch of text) {
+    const sym = keysymForChar(ch);
+    const isExtra = !BASE_KEYS.has(sym);
+    if (!cur || (isExtra && !cur.extra.has(sym) && cur.extra.size >= FREE_CODES.length)) {
+      if (cur) runs.push({ chars: cur.chars, keysyms: cur.keysyms });
+      cur = { chars: [], keysyms: [], extra: new Set() };
+    }
+    cur.chars.push(ch);
+    cur.keysyms.push(sym);
+    if (isExtra) cur.extra.add(sym);
+  }
+  if (cur) runs.push({ chars: cur.chars, keysyms: cur.keysyms });
+  return runs;
+}

@@ -1,0 +1,301 @@
+/**
+ * The Input backend: a persistent Wayland connection carrying a
+ * `zwlr_virtual_pointer_v1` and (when file descriptors can be passed) an
+ * in-process `zwp_virtual_keyboard_v1`; `wtype` is the keyboard fallback.
+ * Nothing connects until the first call. All operations are serialized; a
+ * drag's `during` may call back into this object (re-entrant).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  CancelledError,
+  HypruseError,
+  UnsupportedError,
+  runtimeDir,
+  stderrLogger,
+  throwIfAborted,
+  type Input,
+  type KeyCombo,
+  type Logger,
+  type Point,
+  type PointerButton,
+  type Rect,
+} from '@hypruse/core';
+import { WaylandConnection, waylandSocketPath } from './wire/connection.js';
+import { loadUsocket } from './wire/transport.js';
+import { POINTER_MANAGER, WirePointer } from './virtual-pointer.js';
+import { KEYBOARD_MANAGER, WireKeyboard } from './virtual-keyboard.js';
+import { WtypeKeyboard } from './wtype-keyboard.js';
+
+export type KeyboardMode = 'auto' | 'wire' | 'wtype';
+
+export interface WaylandInputOptions {
+  env: NodeJS.ProcessEnv;
+  /** auto: in-process when usocket is available, else wtype; wire: in-process only; wtype: always wtype. */
+  keyboard: KeyboardMode;
+  logger?: Logger;
+  /** Ceiling for every connect and round trip (ms). */
+  timeoutMs?: number;
+}
+
+/** Press-to-release time of a click, and the gap between the two clicks of a double click (ms). */
+export const CLICK_HOLD_MS = 20;
+export const DOUBLE_CLICK_GAP_MS = 60;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+interface KeyboardPath {
+  type(text: string, signal?: AbortSignal): Promise<void>;
+  key(combo: KeyCombo, signal?: AbortSignal): Promise<void>;
+  readonly description: string;
+}
+
+export class WaylandInput implements Input {
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly mode: KeyboardMode;
+  private readonly log: Logger;
+  private readonly timeoutMs: number;
+  private conn: WaylandConnection | null = null;
+  private pointer: WirePointer | null = null;
+  private wireKeyboard: WireKeyboard | null = null;
+  private wtype: WtypeKeyboard | null = null;
+  private wtypeReason = '';
+  private heldButton: PointerButton | null = null;
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly owner = new AsyncLocalStorage<WaylandInput>();
+
+  constructor(opts: WaylandInputOptions) {
+    this.env = opts.env;
+    this.mode = opts.keyboard;
+    this.log = opts.logger ?? stderrLogger();
+    this.timeoutMs = opts.timeoutMs ?? 3000;
+  }
+
+  /** Run `fn` alone; calls made from inside `fn` (a drag's moves) run directly. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.owner.getStore() === this) return fn();
+    const run = this.tail.then(() => this.owner.run(this, fn));
+    this.tail = run.catch(() => {});
+    return run;
+  }
+
+  private async connection(signal?: AbortSignal): Promise<WaylandConnection> {
+    if (this.conn && !this.conn.failure) return this.conn;
+    if (this.conn) {
+      this.log.info(`wayland connection went stale (${this.conn.failure?.message}); reconnecting`);
+      this.conn.close();
+      this.conn = null;
+      this.pointer = null;
+      this.wireKeyboard = null;
+    }
+    const path = waylandSocketPath(this.env, runtimeDir(this.env));
+    const wantFds = this.mode !== 'wtype';
+    this.conn = await WaylandConnection.connect({ path, wantFds, timeoutMs: this.timeoutMs, signal });
+    this.log.debug(`wayland: connected to ${path} over ${this.conn.transportKind}, ${this.conn.globals.size} globals`);
+    return this.conn;
+  }
+
+  private async pointerDevice(signal?: AbortSignal): Promise<WirePointer> {
+    const conn = await this.connection(signal);
+    if (this.pointer) return this.pointer;
+    if (!conn.globals.has(POINTER_MANAGER)) {
+      throw new UnsupportedError('this compositor', 'pointer input', `it does not advertise ${POINTER_MANAGER}`,
+        'Use a wlroots-based compositor, Hyprland, or niri >= 25.02 (unsandboxed).');
+    }
+    this.pointer = await WirePointer.create(conn, signal);
+    return this.pointer;
+  }
+
+  private wtypePath(reason: string): WtypeKeyboard {
+    if (!this.wtype) {
+      this.wtype = new WtypeKeyboard(this.env);
+      this.log.info(`keyboard: using wtype (${reason})`);
+    }
+    this.wtypeReason = reason;
+    return this.wtype;
+  }
+
+  private async keyboardPath(signal?: AbortSignal): Promise<KeyboardPath> {
+    if (this.mode === 'wtype') return this.wtypePath('configured');
+    const usocket = loadUsocket();
+    if (!usocket.mod) {
+      if (this.mode === 'wire') {
+        throw new HypruseError('error.input', `the in-process keyboard needs the usocket addon, which did not load: ${usocket.error}`, {
+          hint: 'Rebuild it (npm rebuild usocket, needs a C++ toolchain) or set the keyboard to "wtype" or "auto".',
+        });
+      }
+      return this.wtypePath(`usocket unavailable: ${usocket.error}`);
+    }
+    const conn = await this.connection(signal);
+    if (this.wireKeyboard) return this.wireKeyboard;
+    if (!conn.globals.has(KEYBOARD_MANAGER)) {
+      if (this.mode === 'wire') {
+        throw new UnsupportedError('this compositor', 'keyboard input', `it does not advertise ${KEYBOARD_MANAGER}`);
+      }
+      return this.wtypePath(`the compositor does not advertise ${KEYBOARD_MANAGER}`);
+    }
+    this.wireKeyboard = await WireKeyboard.create(conn, runtimeDir(this.env), signal);
+    return this.wireKeyboard;
+  }
+
+  async describe(): Promise<{ pointer: string; keyboard: string }> {
+    return this.exclusive(async () => {
+      let pointer: string;
+      let conn: WaylandConnection | null = null;
+      try {
+        conn = await this.connection();
+        const g = conn.globals.get(POINTER_MANAGER);
+        pointer = g ? `zwlr_virtual_pointer_v1 v${Math.min(g.version, 2)}` : `unavailable (no ${POINTER_MANAGER})`;
+      } catch (err) {
+        pointer = `unavailable (${(err as Error).message})`;
+      }
+      let keyboard: string;
+      if (this.mode === 'wtype') keyboard = 'wtype (configured)';
+      else {
+        const usocket = loadUsocket();
+        if (!usocket.mod) keyboard = this.mode === 'wire' ? `unavailable (usocket: ${usocket.error})` : `wtype (usocket unavailable: ${usocket.error})`;
+        else if (conn && !conn.globals.has(KEYBOARD_MANAGER)) keyboard = this.mode === 'wire' ? `unavailable (no ${KEYBOARD_MANAGER})` : `wtype (no ${KEYBOARD_MANAGER})`;
+        else if (!conn) keyboard = 'zwp_virtual_keyboard_v1 (in-process; not connected)';
+        else keyboard = 'zwp_virtual_keyboard_v1 (in-process)';
+      }
+      if (this.wtype && this.mode !== 'wtype' && !keyboard.startsWith('wtype')) keyboard += `; wtype used earlier (${this.wtypeReason})`;
+      return { pointer, keyboard };
+    });
+  }
+
+  click(button: PointerButton, count: 1 | 2, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(async () => {
+      throwIfAborted(signal);
+      const p = await this.pointerDevice(signal);
+      for (let i = 0; i < count; i++) {
+        if (i > 0) {
+          await sleep(DOUBLE_CLICK_GAP_MS);
+          throwIfAborted(signal);
+        }
+        this.heldButton = button;
+        try {
+          await p.button(button, true);
+          await sleep(CLICK_HOLD_MS);
+        } finally {
+          await this.releaseButton(p, button);
+        }
+      }
+    });
+  }
+
+  private async releaseButton(p: WirePointer, button: PointerButton): Promise<void> {
+    try {
+      if (this.heldButton === button) await p.button(button, false);
+    } finally {
+      this.heldButton = null;
+    }
+  }
+
+  drag(button: PointerButton, during: () => Promise<void>, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(async () => {
+      throwIfAborted(signal);
+      const p = await this.pointerDevice(signal);
+      this.heldButton = button; // set before the press, so releaseAll covers a press in flight
+      try {
+        await p.button(button, true);
+        await raceAbort(during(), signal);
+      } finally {
+        await this.releaseButton(p, button);
+      }
+    });
+  }
+
+  scroll(dx: number, dy: number, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(async () => {
+      throwIfAborted(signal);
+      if (!Number.isFinite(dx) || !Number.isFinite(dy)) throw new HypruseError('usage.arguments', `scroll amounts must be finite numbers, got dx=${dx} dy=${dy}`);
+      if (!dx && !dy) return;
+      const p = await this.pointerDevice(signal);
+      await p.scroll(dx, dy, signal);
+    });
+  }
+
+  moveAbsolute(point: Point, bounds: Rect): Promise<void> {
+    return this.exclusive(async () => {
+      const p = await this.pointerDevice();
+      await p.moveAbsolute(point, bounds);
+    });
+  }
+
+  type(text: string, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(async () => {
+      throwIfAborted(signal);
+      if (text === '') return;
+      const kb = await this.keyboardPath(signal);
+      await kb.type(text, signal);
+    });
+  }
+
+  key(combo: KeyCombo, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(async () => {
+      throwIfAborted(signal);
+      const kb = await this.keyboardPath(signal);
+      await kb.key(combo, signal);
+    });
+  }
+
+  async releaseAll(): Promise<void> {
+    const conn = this.conn;
+    if (!conn || conn.failure) {
+      this.heldButton = null;
+      return;
+    }
+    try {
+      if (this.heldButton && this.pointer) this.pointer.buttonNoWait(this.heldButton, false);
+      this.heldButton = null;
+      this.wireKeyboard?.releaseAllNoWait();
+      await conn.roundtrip(undefined, 500);
+    } catch (err) {
+      this.log.warn(`releaseAll: ${(err as Error).message}`);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await this.releaseAll();
+    const conn = this.conn;
+    const pointer = this.pointer;
+    const keyboard = this.wireKeyboard;
+    this.conn = null;
+    this.pointer = null;
+    this.wireKeyboard = null;
+    if (!conn) return;
+    try {
+      await keyboard?.destroy();
+      await pointer?.destroy();
+    } catch (err) {
+      this.log.warn(`dispose: ${(err as Error).message}`);
+    } finally {
+      conn.close();
+    }
+  }
+}
+
+/** Resolve with `p`, or reject with CancelledError as soon as `signal` aborts. */
+function raceAbort<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) {
+    p.catch(() => {});
+    return Promise.reject(new CancelledError());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      p.catch(() => {});
+      reject(new CancelledError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

@@ -1,0 +1,57 @@
+import type { CompositorCapability } from '@hypruse/core';
+
+/**
+ * The compositor contract, one id per behaviour. `capability: null` means
+ * every plugin must pass it. With a capability, a plugin that declares it
+ * must pass; one that does not must answer as `absent` says:
+ * - `unsupported`: the corresponding method throws UnsupportedError (category `unsupported`);
+ * - `null`: the contract has an honest "cannot tell" value (`null`, or for the
+ *   cursor a position marked `source: 'hypruse'`) and the plugin must give it
+ *   (a thrown UnsupportedError is also accepted where the method can throw).
+ */
+export interface Requirement {
+  id: string;
+  capability: CompositorCapability | null;
+  absent: 'unsupported' | 'null';
+  description: string;
+}
+
+const R = (id: string, capability: CompositorCapability | null, description: string, absent: Requirement['absent'] = 'unsupported'): Requirement => ({
+  id, capability, absent, description,
+});
+
+export const REQUIREMENTS = [
+  R('C-VERSION', null, 'version() names the compositor and its version'),
+  R('C-UNSUPPORTED-REASON', null, 'every capability not declared has a one-line reason from unsupportedReason()'),
+  R('C-SNAPSHOT-MONITORS', null, 'snapshot() lists monitors with logical geometry, scale > 0, exactly one focused, and an active workspace that exists'),
+  R('C-SNAPSHOT-WINDOWS', null, 'a window opened outside hypruse shows in snapshot() with its pid, class, title, an existing workspace and a geometry on a monitor'),
+  R('C-SNAPSHOT-ACTIVE', null, 'activeWindow is the one window marked focused (or null when none is)'),
+  R('C-EVENTS-OPEN-CLOSE', 'events', 'a subscription sees window_open and window_close for a window, by address'),
+  R('C-EVENTS-RECONNECT', 'events', 'after the server drops the event connection, the same subscription keeps delivering events'),
+  R('C-FOCUS', 'focus', 'focusWindow(address) makes that window the active window'),
+  R('C-WORKSPACE', 'workspace', 'switchWorkspace(name) makes it the active workspace'),
+  R('C-MOVE-SILENT', 'move', 'moveToWorkspace(address, ws, silent=true) moves the window without changing the active workspace'),
+  R('C-CLOSE-AWAIT', 'close', 'closeWindow(address) resolves `closed` once the window is gone'),
+  R('C-FULLSCREEN', 'fullscreen', 'toggleFullscreen(address) turns fullscreen on, and off again'),
+  R('C-FLOATING', 'floating', 'toggleFloating(address) flips floating, and back'),
+  R('C-CURSOR-SET', 'cursor.set', 'moveCursor(point) positions the pointer; the snapshot cursor then reports that point'),
+  R('C-CURSOR-READ', 'cursor.read', 'snapshot().cursor is read from the compositor (source `compositor`)', 'null'),
+  R('C-LAUNCH-OWN-WINDOW', 'launch', "launch(cmd, {workspace}) returns the launched process's own window (not a concurrent stranger) on the requested workspace"),
+  R('C-LAUNCH-TIMEOUT', 'launch', 'launch() of a command that opens no window returns window: null after the timeout, not an error or a hang'),
+  R('C-BINDS', 'binds', 'binds() lists key bindings with a combo and an action'),
+  R('C-RUN-BIND', 'bind.run', 'runBind() executes a bind\'s action through the compositor (a workspace switch)'),
+  R('C-LOCK-READ', 'lock.read', 'locked() returns true/false', 'null'),
+  R('C-LAYERS', 'layers', 'snapshot().layers is a list of layer surfaces', 'null'),
+  R('C-TAG', 'tag', "tagWindow(address, tag) attaches a tag that shows in the window's extra data"),
+  R('C-NOTIFY', 'notify', 'notify(message, ms) shows a notice'),
+  R('C-BAD-ADDRESS', null, 'a malformed address is usage.address; a closed window\'s address is not_found.window; both answered quickly'),
+  R('C-BAD-WORKSPACE', null, 'a workspace name with quotes, separators or a newline is refused with a typed usage (or not_found) error, quickly'),
+] as const satisfies readonly Requirement[];
+
+export type RequirementId = (typeof REQUIREMENTS)[number]['id'];
+
+export const REQUIREMENT_IDS: readonly RequirementId[] = REQUIREMENTS.map((r) => r.id);
+
+export function requirement(id: RequirementId): Requirement {
+  return REQUIREMENTS.find((r) => r.id === id)!;
+}
