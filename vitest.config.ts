@@ -14,7 +14,7 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['packages/*/test/**/*.test.ts', 'tests/arch/**/*.test.ts', 'tests/mcp/**/*.test.ts', 'tests/simulators/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['packages/*/test/**/*.test.ts', 'tests/arch/**/*.test.ts', 'tests/mcp/**/*.test.ts', 'tests/simulators/**/*.test.ts', 'tests/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'desktop', include: ['tests/contract/**/*.test.ts', 'tests/e2e/**/*.test.ts', 'tests/faults/**/*.test.ts', 'tests/cli/**/*.test.ts'], fileParallelism: false } },
     ],
   },

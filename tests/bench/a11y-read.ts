@@ -47,20 +47,27 @@ const query = { pid: w.pid ?? null, title: w.name ?? '', width: w.rect.width, he
 
 const a11y = new AtspiAccessibility({ env: process.env, timeoutMs: 10000, maxNodes: 100000 });
 const times: number[] = [];
+const cpu: number[] = [];
 let nodes = 0;
 let elements = 0;
 for (let i = 0; i < runs + 1; i++) {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const r = await a11y.read(query, { actionableOnly: false });
   const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
   if (r.status !== 'ok') throw new Error(`read failed: ${JSON.stringify(r)}`);
   nodes = r.nodes;
   elements = r.elements.length;
-  if (i > 0) times.push(ms); // the first run warms the JIT and the connection
+  if (i > 0) {
+    // the first run warms the JIT and the connection
+    times.push(ms);
+    cpu.push((c.user + c.system) / 1000);
+  }
 }
 await a11y.dispose();
 const ours = median(times);
-console.log(`read(): ${nodes} nodes, ${elements} elements; median ${ours.toFixed(1)} ms over ${runs} runs (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)})`);
+console.log(`read(): ${nodes} nodes, ${elements} elements; median ${ours.toFixed(1)} ms over ${runs} runs (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)}); our CPU ${median(cpu).toFixed(1)} ms per read`);
 
 if (busctlRuns > 0) {
   const address = await a11yBusAddress(process.env);

@@ -11,7 +11,7 @@
  *   node --conditions=@hypruse/source --import tsx tests/bench/hyprland-desktop.ts [--runs 50] [--windows 12]
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,7 +70,8 @@ try {
   const batch = buildBatch(SNAPSHOT_QUERIES.map((q) => `j/${q}`));
 
   // 3. compiled one-shot client
-  const bin = join(mkdtempSync(join(tmpdir(), 'hypr-bench-')), 'oneshot');
+  const binDir = mkdtempSync(join(tmpdir(), 'hypr-bench-'));
+  const bin = join(binDir, 'oneshot');
   const cc = spawnSync('cc', ['-O2', '-o', bin, join(here, 'hyprland-oneshot.c')], { stdio: 'inherit' });
   if (cc.status === 0 && existsSync(bin)) {
     const one: number[] = [];
@@ -86,6 +87,7 @@ try {
     results.push(['hyprctl-style one-shot process, batch (0.9.3 way)', one]);
     results.push(['hyprctl-style one-shot process per query (x6)', six]);
   } else process.stderr.write('cc unavailable: compiled one-shot rows skipped\n');
+  rmSync(binDir, { recursive: true, force: true });
 
   // 4. node -e one-shot (what a Node tool shelling out to a helper pays)
   const nodeClient = `const s=require('net').createConnection(process.env.XDG_RUNTIME_DIR+'/hypr/'+process.env.HYPRLAND_INSTANCE_SIGNATURE+'/.socket.sock');let b='';s.on('connect',()=>s.write(process.argv[1]));s.on('data',d=>b+=d);s.on('close',()=>process.stdout.write(b));`;

@@ -48,6 +48,15 @@ export const REQUIREMENTS = [
   R('C-BAD-WORKSPACE', null, 'a workspace name with quotes, separators or a newline is refused with a typed usage (or not_found) error, quickly'),
 ] as const satisfies readonly Requirement[];
 
+/** Every capability of the contract (kept in step with CompositorCapability by the type below). */
+export const ALL_CAPABILITIES = [
+  'layers', 'cursor.read', 'cursor.set', 'lock.read', 'tag', 'notify', 'binds', 'bind.run', 'launch', 'fullscreen', 'floating', 'close', 'move',
+  'focus', 'workspace', 'events', 'capture.toplevel',
+] as const satisfies readonly CompositorCapability[];
+type MissingCapability = Exclude<CompositorCapability, (typeof ALL_CAPABILITIES)[number]>;
+// Compile error here means a capability was added to the contract but not to ALL_CAPABILITIES.
+export const CAPABILITIES_COMPLETE: MissingCapability extends never ? true : never = true;
+
 export type RequirementId = (typeof REQUIREMENTS)[number]['id'];
 
 export const REQUIREMENT_IDS: readonly RequirementId[] = REQUIREMENTS.map((r) => r.id);

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelledError, HypruseError, regionScale, type CaptureTarget, type Frame, type Monitor } from '@hypruse/core';
-import { GrimCapture, SharpImaging, WlClipboard, saveShot, stableCapture } from '@hypruse/wayland';
+import { GrimCapture, SharpImaging, WlClipboard } from '@hypruse/wayland';
+import { saveShot, stableCapture } from '@hypruse/core';
 import { killFixture, launchFixture, requireDesktop, swayNodes, swaymsg, waitFor, type LaunchedFixture } from '../support/desktop.js';
 
 const desk = await requireDesktop();

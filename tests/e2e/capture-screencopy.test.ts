@@ -3,7 +3,8 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelledError, HypruseError, type CaptureTarget } from '@hypruse/core';
-import { GrimCapture, ScreencopyCapture, SharpImaging, stableCapture } from '@hypruse/wayland';
+import { GrimCapture, ScreencopyCapture, SharpImaging } from '@hypruse/wayland';
+import { stableCapture } from '@hypruse/core';
 import { killFixture, launchFixture, requireDesktop, swaymsg, waitFor, type LaunchedFixture } from '../support/desktop.js';
 
 const desk = await requireDesktop();

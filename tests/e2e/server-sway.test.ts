@@ -87,7 +87,7 @@ describe.skipIf(!desk)('the built server over stdio on the real sway desktop', (
     expect(String(l.data.workspace)).toBe('2');
     const node = (await swayNodes()).find((n) => String(n.id) === addr)!;
     expect(node.workspace).toBe('2');
-    launched.push(node.pid);
+    launched.push(node.pid!);
     const w = await server.call('wait_for', { event: 'window_open', match: `hypruse flow ${RUN}`, timeout_s: 5 });
     expect(w.isError).toBe(false);
     expect(w.data.address).toBe(addr);

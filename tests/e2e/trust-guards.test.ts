@@ -1,6 +1,7 @@
 // Trust layers on the real sway desktop: read-only, confinement to what
 // hypruse launched, dry run. Effects are verified independently: sway's tree
 // and what zenity itself prints when OK is pressed.
+import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,12 +9,30 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from '@hypruse/core/mcp';
-import type { Session } from 'hypruse';
+import type { HypruseConfig } from '@hypruse/core';
+import { createSession, type Session } from 'hypruse';
 import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
-import { cli, desktopSession } from './trust-support.js';
 
 const desk = await requireDesktop();
 const RUN = Math.random().toString(36).slice(2, 8);
+const ROOT = join(import.meta.dirname, '../..');
+
+/** A real session (real sway, input, AT-SPI, every trust layer) on the test desktop. */
+async function desktopSession(env: Record<string, string>, over: Partial<HypruseConfig>): Promise<Session> {
+  Object.assign(process.env, env);
+  return createSession({ source: 'mcp', noFile: true, env: { ...process.env }, overrides: (c) => ({ ...c, ...over }) });
+}
+
+/** The hypruse CLI from sources (the same main() the built binary runs), with an explicit environment. */
+function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const argv = ['--conditions=@hypruse/source', '--import', 'tsx', join(ROOT, 'packages/hypruse/src/bin.ts'), ...args];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, argv, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env }, timeout: 60000, encoding: 'utf8', cwd: ROOT }, (err, stdout, stderr) => {
+      if (err && typeof err.code !== 'number') return reject(new Error(`hypruse ${args.join(' ')}: ${err.message}\n${stderr}`));
+      resolve({ code: typeof err?.code === 'number' ? err.code : 0, stdout, stderr });
+    });
+  });
+}
 
 /** A zenity entry launched by hypruse's own launch tool; its answer lands in `out`. */
 async function launchEntry(s: Session, title: string, workspace: string): Promise<{ addr: string; out: string }> {
@@ -81,7 +100,7 @@ describe.skipIf(!desk)('trust layers on the real desktop', () => {
 
     const ok = await s.pipeline.call('click_ui', { name: 'OK', window: addr });
     expect(ok.text[0]).toMatch(/^clicked push button 'OK'/);
-    await waitFor(() => readFileSync(out, 'utf8').trim() === 'inside', 5000, 'zenity printed the typed text');
+    await waitFor(() => readFileSync(out, 'utf8').trim() === 'inside', 15000, 'zenity printed the typed text');
   });
 
   it('dry run: guards run and nothing is delivered (the field is still empty when OK is pressed)', async () => {
@@ -95,7 +114,7 @@ describe.skipIf(!desk)('trust layers on the real desktop', () => {
     const e = await (await open({ dryRun: true, confine: ['class:nothing-here'] })).pipeline.call('keyboard', { action: 'type', text: 'ghost', window: addr }).catch((err) => err);
     expect(e.code).toBe('refused.confine');
     await real.pipeline.call('click_ui', { name: 'OK', window: addr });
-    await waitFor(() => (readFileSync(out, 'utf8').length > 0 ? true : null), 5000, 'zenity answered');
+    await waitFor(() => (readFileSync(out, 'utf8').length > 0 ? true : null), 15000, 'zenity answered');
     expect(readFileSync(out, 'utf8')).toBe('\n');
   });
 });

@@ -62,9 +62,8 @@ describe.skipIf(!desk)('journal, replay and stop on the real desktop', () => {
     const node = (await swayNodes()).find((n) => n.pid === stranger.pid)!;
     const refused = await s.pipeline.call('pointer', { action: 'click', x: node.rect.x + 20, y: node.rect.y + 20 }).catch((e) => e);
     expect(refused.code).toBe('refused.confine');
-    const okr = await s.pipeline.call('click_ui', { name: 'OK', window: addr });
-    process.stderr.write(`DEBUG ${JSON.stringify(okr.text)} ${readFileSync(path, 'utf8')}\n`);
-    await waitFor(() => readFileSync(out, 'utf8').trim() === 'secret words', 5000, 'zenity printed the text');
+    await s.pipeline.call('click_ui', { name: 'OK', window: addr });
+    await waitFor(() => readFileSync(out, 'utf8').trim() === 'secret words', 15000, 'zenity printed the text');
 
     const rs = records(path);
     // desktop, launch, keyboard, refused pointer, click_ui and its nested pointer click
@@ -88,7 +87,7 @@ describe.skipIf(!desk)('journal, replay and stop on the real desktop', () => {
     expect(read.code).toBe(0);
     expect(read.stdout.trim().split('\n').at(-1)).toBe(`${path}: 4 actions (0 dry), 1 observation, 1 refusal, 0 errors`);
     const only = await cli(['journal', '--refused', path], desk!.env);
-    expect(only.stdout).toMatch(/pointer\s+refused/);
+    expect(only.stdout, `exit ${only.code}: ${only.stderr}`).toMatch(/pointer\s+refused/);
     expect(only.stdout.trim().split('\n')).toHaveLength(2);
 
     // replay refuses digest-recorded text up front, and types nothing
@@ -125,7 +124,7 @@ describe.skipIf(!desk)('journal, replay and stop on the real desktop', () => {
     expect(again.stdout).toMatch(/skip #\d+: it was itself a replay/);
 
     await s.pipeline.call('click_ui', { name: 'OK', window: addr });
-    await waitFor(() => readFileSync(out, 'utf8').trim() === 'again ✓again ✓', 5000, 'zenity printed the text typed twice');
+    await waitFor(() => readFileSync(out, 'utf8').trim() === 'again ✓again ✓', 15000, 'zenity printed the text typed twice');
   });
 
   it('hypruse stop ends a running verb through its beacon (and Waybar saw it active)', async () => {

@@ -239,6 +239,7 @@ export interface SwayNode {
   app_id?: string | null;
   focused: boolean;
   rect: { x: number; y: number; width: number; height: number };
+  window_rect?: { x: number; y: number; width: number; height: number };
   nodes: SwayNode[];
   floating_nodes: SwayNode[];
 }

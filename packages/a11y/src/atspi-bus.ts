@@ -19,7 +19,7 @@ const GONE_ERRORS = new Set([
   'org.freedesktop.DBus.Error.ServiceUnknown',
   'org.freedesktop.DBus.Error.NameHasNoOwner',
   'org.freedesktop.DBus.Error.UnknownObject',
-  'org.freedesktop.DBus.Error.Disconnected',
+  // also what the bus answers when the peer exits with our call pending
   'org.freedesktop.DBus.Error.NoReply',
 ]);
 
@@ -48,8 +48,10 @@ interface Link {
   corked: boolean;
   address: string;
   dead: boolean;
-  /** Rejects when the connection errors or closes. */
+  /** Rejects when the connection errors or closes (raced only while connecting). */
   closed: Promise<never>;
+  /** Fail callbacks of the calls in flight, told when the connection dies. */
+  waiters: Set<(err: unknown) => void>;
 }
 
 let dbusModule: Promise<DbusModule> | undefined;
@@ -204,6 +206,7 @@ export class AtspiBus {
       address,
       dead: false,
       corked: false,
+      waiters: new Set(),
       closed: new Promise<never>((_, rej) => {
         markClosed = rej;
       }),
@@ -213,12 +216,13 @@ export class AtspiBus {
       if (link.dead) return;
       link.dead = true;
       this.logger?.debug(`a11y: connection to ${label} closed (${why})`);
-      markClosed(
-        new HypruseError('error.a11y', `the connection to ${label} closed: ${why}`, {
-          hint: 'The bus restarted or refused hypruse (D-Bus checks the user id: run hypruse as the desktop user).',
-          data: { dbusError: 'org.freedesktop.DBus.Error.Disconnected' },
-        }),
-      );
+      const err = new HypruseError('error.a11y', `the connection to ${label} closed: ${why}`, {
+        hint: 'The bus restarted or refused hypruse (D-Bus checks the user id: run hypruse as the desktop user).',
+        data: { connection: 'closed' },
+      });
+      markClosed(err);
+      for (const w of [...link.waiters]) w(err);
+      link.waiters.clear();
       try {
         bus.disconnect();
       } catch {
@@ -248,7 +252,9 @@ export class AtspiBus {
     return link;
   }
 
-  private async callOn(link: Link, spec: CallSpec, deadline: Deadline): Promise<unknown[]> {
+  private callOn(link: Link, spec: CallSpec, deadline: Deadline): Promise<unknown[]> {
+    if (deadline.fired) return Promise.reject(deadline.error);
+    if (link.dead) return Promise.reject(new HypruseError('error.a11y', 'the accessibility bus connection is closed', { data: { connection: 'closed' } }));
     const dbus = this.dbus as DbusModule;
     const msg: DbusMessage = new dbus.Message({
       destination: spec.dest,
@@ -268,17 +274,37 @@ export class AtspiBus {
         link.stream?.uncork();
       });
     }
-    try {
-      const reply = await Promise.race([link.bus.call(msg), link.closed, deadline.promise]);
-      return (reply?.body ?? []) as unknown[];
-    } catch (err) {
-      if (deadline.fired || link.dead) {
-        // Drop the reply handler so a hung peer does not pin it until the bus's reply timeout.
+    return new Promise<unknown[]>((resolve, reject) => {
+      let done = false;
+      const finish = () => {
+        done = true;
+        link.waiters.delete(fail);
+        deadline.waiters.delete(fail);
+      };
+      // Deadline fired or connection died: answer now and drop the reply handler, so a
+      // hung peer does not pin it until the bus's reply timeout (300 s on the a11y bus).
+      const fail = (err: unknown) => {
+        if (done) return;
+        finish();
         const handlers = (link.bus as unknown as { _methodReturnHandlers?: Record<number, unknown> })._methodReturnHandlers;
         if (handlers) delete handlers[serial];
-      }
-      throw toA11yError(err, spec);
-    }
+        reject(err);
+      };
+      link.waiters.add(fail);
+      deadline.waiters.add(fail);
+      link.bus.call(msg).then(
+        (reply) => {
+          if (done) return;
+          finish();
+          resolve((reply?.body ?? []) as unknown[]);
+        },
+        (err: unknown) => {
+          if (done) return;
+          finish();
+          reject(toA11yError(err, spec));
+        },
+      );
+    });
   }
 }
 

@@ -10,7 +10,15 @@ export class Deadline {
   readonly promise: Promise<never>;
   /** Set once the deadline fired (timeout or abort). */
   fired = false;
+  /** The error it fired with. */
+  error: unknown;
   what: string;
+  /**
+   * Callbacks of in-flight calls, told when it fires. (Calls register here
+   * rather than racing `promise`: a reaction per call on one long-lived
+   * promise would pile up for the whole read.)
+   */
+  readonly waiters = new Set<(err: unknown) => void>();
   private timer: NodeJS.Timeout | undefined;
   private readonly signal: AbortSignal | undefined;
   private readonly onAbort: () => void;
@@ -18,10 +26,16 @@ export class Deadline {
   constructor(readonly ms: number, what: string, signal?: AbortSignal) {
     this.what = what;
     this.signal = signal;
-    let reject!: (e: unknown) => void;
+    let rejectPromise!: (e: unknown) => void;
     this.promise = new Promise<never>((_, rej) => {
-      reject = rej;
+      rejectPromise = rej;
     });
+    const reject = (err: unknown) => {
+      this.error = err;
+      rejectPromise(err);
+      for (const w of [...this.waiters]) w(err);
+      this.waiters.clear();
+    };
     // Nobody may be racing when it fires; the rejection is observed through race().
     this.promise.catch(() => undefined);
     this.onAbort = () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  CancelledError, HypruseError, UnsupportedError, UsageError, throwIfAborted,
+  CancelledError, HypruseError, NotFoundError, UnsupportedError, UsageError, throwIfAborted,
   type Bind, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type EventSubscription,
   type LaunchOptions, type LaunchResult, type Point, type Window,
 } from '@hypruse/core';
@@ -97,7 +97,7 @@ export class HyprlandCompositor implements Compositor {
 
   async version(): Promise<string> {
     const v = await this.client.json<{ version?: string; tag?: string; commit?: string }>('version');
-    return v.version || v.tag?.replace(/^v/, '') || v.commit || 'unknown';
+    return `Hyprland ${v.version || v.tag?.replace(/^v/, '') || v.commit || 'unknown version'}`;
   }
 
   async snapshot(signal?: AbortSignal): Promise<Desktop> {
@@ -114,8 +114,17 @@ export class HyprlandCompositor implements Compositor {
     return Array.isArray(c) ? c.filter((x) => x.mapped !== false && typeof x.address === 'string') : [];
   }
 
+  /** Validate an address and make sure the window exists (Hyprland may answer `ok` for a missing one). */
+  private async requireWindow(address: string): Promise<string> {
+    const addr = validateAddress(address);
+    if (!(await this.clients()).some((c) => normalizeAddress(c.address as string) === addr)) {
+      throw new NotFoundError('not_found.window', `no window with address ${addr}`, { hint: 'It may have closed; call desktop() for the current addresses.' });
+    }
+    return addr;
+  }
+
   async focusWindow(address: string): Promise<void> {
-    await this.dispatcher.dispatch({ op: 'focus_window', window: validateAddress(address) });
+    await this.dispatcher.dispatch({ op: 'focus_window', window: await this.requireWindow(address) });
   }
 
   async switchWorkspace(workspace: string): Promise<void> {
@@ -123,11 +132,12 @@ export class HyprlandCompositor implements Compositor {
   }
 
   async moveToWorkspace(address: string, workspace: string, silent: boolean): Promise<void> {
-    await this.dispatcher.dispatch({ op: 'move_to_workspace', window: validateAddress(address), workspace: validateWorkspace(workspace), silent });
+    const ws = validateWorkspace(workspace);
+    await this.dispatcher.dispatch({ op: 'move_to_workspace', window: await this.requireWindow(address), workspace: ws, silent });
   }
 
   async closeWindow(address: string, timeoutMs: number): Promise<CloseOutcome> {
-    const addr = validateAddress(address);
+    const addr = await this.requireWindow(address);
     let sub: EventSubscription | null = null;
     try {
       sub = await this.subscribe();
@@ -161,11 +171,11 @@ export class HyprlandCompositor implements Compositor {
   }
 
   async toggleFullscreen(address: string | null): Promise<void> {
-    await this.dispatcher.dispatch({ op: 'fullscreen', window: address === null ? null : validateAddress(address) });
+    await this.dispatcher.dispatch({ op: 'fullscreen', window: address === null ? null : await this.requireWindow(address) });
   }
 
   async toggleFloating(address: string | null): Promise<void> {
-    await this.dispatcher.dispatch({ op: 'toggle_floating', window: address === null ? null : validateAddress(address) });
+    await this.dispatcher.dispatch({ op: 'toggle_floating', window: address === null ? null : await this.requireWindow(address) });
   }
 
   async moveCursor(point: Point): Promise<void> {
@@ -331,7 +341,8 @@ export class HyprlandCompositor implements Compositor {
   }
 
   async tagWindow(address: string, tag: string): Promise<void> {
-    await this.dispatcher.dispatch({ op: 'tag_window', window: validateAddress(address), tag: validateTag(tag) });
+    const t = validateTag(tag);
+    await this.dispatcher.dispatch({ op: 'tag_window', window: await this.requireWindow(address), tag: t });
   }
 
   async notify(message: string, ms: number): Promise<void> {

@@ -15,7 +15,7 @@ export type { RawSnapshot } from './model/map-desktop.js';
 export { mapLayers, classifyLayer, layerLevel } from './model/layers.js';
 export { mapBinds, modmaskNames, isLuaBind, normalizeCombo } from './model/binds.js';
 export { HyprlandDispatcher } from './dispatch/dispatcher.js';
-export { legacyDispatch, luaDispatch, luaMarkRule, legacyMarkRules, looksLikeWrongDialect } from './dispatch/dialect.js';
+export { legacyDispatch, luaDispatch, luaMarkRule, legacyMarkRules, looksLikeWrongDialect, translateLegacyBind } from './dispatch/dialect.js';
 export type { Dialect, DispatchOp } from './dispatch/dialect.js';
 export { luaString, luaTable } from './dispatch/lua-literal.js';
 export { validateWorkspace, validateAddress, validateTag } from './dispatch/validate.js';

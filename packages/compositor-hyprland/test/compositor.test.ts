@@ -102,9 +102,29 @@ describe('dialect switching', () => {
     expect(sim.dispatches.at(-1)?.dialect).toBe('hyprlang');
   });
 
-  it('a genuine refusal is not retried forever: one re-probe, then Hyprland\'s text as a typed error', async () => {
-    const { comp } = await setup({ version: '0.56', configProvider: 'lua' });
-    await expect(comp.focusWindow('0xdead')).rejects.toMatchObject({ code: 'error.compositor', message: expect.stringContaining('No such window found') });
+  it('a genuine refusal is reported with Hyprland\'s text, without re-probing', async () => {
+    const { sim, comp } = await setup({ version: '0.56', configProvider: 'lua' });
+    await expect(comp.switchWorkspace('e~x')).rejects.toMatchObject({ code: 'error.compositor', message: expect.stringContaining('Invalid workspace e~x') });
+    expect(comp.dispatcher.probes).toBe(1);
+    // a window that is gone is not_found.window, before anything is dispatched
+    const w = sim.openWindow({ class: 'foot' });
+    sim.closeWindowNow(w.address);
+    const n = sim.dispatches.length;
+    await expect(comp.focusWindow(w.address)).rejects.toMatchObject({ code: 'not_found.window' });
+    await expect(comp.closeWindow(w.address, 100)).rejects.toMatchObject({ code: 'not_found.window' });
+    expect(sim.dispatches.length).toBe(n);
+  });
+
+  it('runs legacy-style binds on a Lua config through their Lua translation, refuses what has none', async () => {
+    const { sim, comp } = await setup({ version: 'main' });
+    expect(await comp.runBind({ combo: 'SUPER+3', action: 'workspace', arg: '3' })).toBe('ran SUPER+3: workspace 3');
+    expect(sim.dispatches.at(-1)).toEqual({ dialect: 'lua', name: 'focus', args: { workspace: '3' } });
+    sim.openWindow({ class: 'foot' });
+    await comp.runBind({ combo: 'SUPER+SHIFT+4', action: 'movetoworkspacesilent', arg: '4' });
+    expect(sim.windows[0].workspace).toBe(4);
+    await expect(comp.runBind({ combo: 'SUPER+P', action: 'pin', arg: '' })).rejects.toBeInstanceOf(UnsupportedError);
+    await expect(comp.runBind({ combo: 'SUPER+X', action: 'workspace', arg: '1") hl.dsp.exit() --' })).rejects.toMatchObject({ code: 'usage.workspace' });
+    expect(await comp.version()).toBe('Hyprland 0.57.0');
   });
 
   it('≤0.54 has no status request: legacy', async () => {

@@ -209,6 +209,8 @@ export class SwayCompositor implements Compositor {
     if (opts.signal?.aborted) throw new CancelledError();
     const sub = await this.subscribe();
     try {
+      // windows that exist before the launch, for the polling fallback if the event stream dies
+      const known = new Set((await this.snapshot()).windows.map((w) => w.address));
       const child = spawn('/bin/sh', ['-c', command], {
         detached: true,
         stdio: 'ignore',
@@ -224,19 +226,32 @@ export class SwayCompositor implements Compositor {
       });
       child.unref();
       const expectedClass = guessAppId(command);
+      const ours = (winPid: number | null | undefined, cls: string | undefined) =>
+        (typeof winPid === 'number' && belongsToProcess(winPid, pid)) || (expectedClass !== null && typeof cls === 'string' && cls.toLowerCase() === expectedClass);
       const deadline = Date.now() + Math.max(0, opts.timeoutMs);
       let found: string | null = null;
+      let polling = false;
       while (!found) {
         const left = deadline - Date.now();
         if (left <= 0 || opts.signal?.aborted) break;
-        const ev: DesktopEvent | null = await sub.next(Math.min(left, 200), opts.signal);
+        let ev: DesktopEvent | null = null;
+        if (!polling) {
+          try {
+            ev = await sub.next(Math.min(left, 200), opts.signal);
+          } catch {
+            polling = true; // the event stream died: fall back to polling the tree
+          }
+        }
+        if (polling) {
+          await new Promise((r) => setTimeout(r, Math.min(left, 150)));
+          const w = (await this.snapshot()).windows.find((x) => !known.has(x.address) && ours(x.pid, x.class));
+          if (w) found = w.address;
+          continue;
+        }
         if (exitCode !== null && exitCode !== 0 && !ev) {
           return { pid, window: null, note: `the command exited with code ${exitCode} before opening a window` };
         }
-        if (!ev || ev.type !== 'window_open') continue;
-        const ownPid = typeof ev.pid === 'number' && belongsToProcess(ev.pid, pid);
-        const byClass = expectedClass !== null && typeof ev.class === 'string' && ev.class.toLowerCase() === expectedClass;
-        if (ownPid || byClass) found = ev.address;
+        if (ev && ev.type === 'window_open' && ours(ev.pid, ev.class)) found = ev.address;
       }
       if (opts.signal?.aborted) throw new CancelledError();
       if (!found) {

@@ -60,3 +60,6 @@ export { runVerb, defaultIO } from './adapters/cli/run-verb.js';
 export type { VerbIO } from './adapters/cli/run-verb.js';
 export { selectCompositor, noCompositorError, UnavailableCompositor } from './compositor-select.js';
 export type { Selection } from './compositor-select.js';
+export { saveShot, pruneShots, shotName } from './capture/save-shot.js';
+export { stableCapture } from './capture/stable-capture.js';
+export type { StableCaptureOptions } from './capture/stable-capture.js';

@@ -96,7 +96,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       if (disposed) return;
       disposed = true;
       await releaseInput(c);
-      for (const t of [Tokens.Accessibility, Tokens.Input] as const) {
+      for (const t of [Tokens.Accessibility, Tokens.Input, Tokens.Capture] as const) {
         if (c.isRegistered(t, true)) {
           try {
             await (c.resolve(t) as { dispose?: () => Promise<void> }).dispose?.();

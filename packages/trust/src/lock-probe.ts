@@ -38,16 +38,12 @@ async function lockerProcess(env: NodeJS.ProcessEnv): Promise<string | null> {
     return null;
   }
   const names = new Set<string>(LOCKER_NAMES);
-  for (const pid of pids) {
-    let comm: string;
-    try {
-      comm = (await readFile(`/proc/${pid}/comm`, 'utf8')).trim();
-    } catch {
-      continue;
-    }
+  // read every comm at once: one round of the event loop, not one per process
+  const comms = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/comm`, 'utf8').then((c) => c.trim(), () => '')));
+  for (const [i, comm] of comms.entries()) {
     if (!names.has(comm)) continue;
     try {
-      const environ = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
+      const environ = (await readFile(`/proc/${pids[i]}/environ`, 'utf8')).split('\0');
       const get = (k: string) => environ.find((e) => e.startsWith(`${k}=`))?.slice(k.length + 1);
       if (env.WAYLAND_DISPLAY && get('WAYLAND_DISPLAY') !== env.WAYLAND_DISPLAY) continue;
       if (env.XDG_RUNTIME_DIR && get('XDG_RUNTIME_DIR') !== env.XDG_RUNTIME_DIR) continue;

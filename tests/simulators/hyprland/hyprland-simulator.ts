@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -107,7 +108,8 @@ export class HyprlandSimulator {
     this.profile = PROFILES[opts.version ?? '0.56'];
     this.configProvider = this.profile.luaOnly ? 'lua' : this.profile.lua ? (opts.configProvider ?? 'hyprlang') : 'hyprlang';
     this.ownRuntime = !opts.runtimeDir;
-    this.runtimeDir = opts.runtimeDir ?? mkdtempSync(join(tmpdir(), 'hypr-sim-'));
+    // created in start(), so a simulator used only through handle() leaves nothing behind
+    this.runtimeDir = opts.runtimeDir ?? join(tmpdir(), `hypr-sim-${process.pid}-${randomBytes(6).toString('hex')}`);
     this.signature = opts.signature ?? `a9902ea65c1b0d5f_${Math.floor(Date.now() / 1000)}_${Math.floor(Math.random() * 1e9)}`;
     this.instanceDir = join(this.runtimeDir, 'hypr', this.signature);
     this.requestPath = join(this.instanceDir, '.socket.sock');
@@ -141,8 +143,9 @@ export class HyprlandSimulator {
   }
 
   async start(): Promise<this> {
-    mkdirSync(this.instanceDir, { recursive: true, mode: 0o700 });
+    if (this.ownRuntime) mkdirSync(this.runtimeDir, { recursive: true, mode: 0o700 });
     if (this.ownRuntime) chmodSync(this.runtimeDir, 0o700);
+    mkdirSync(this.instanceDir, { recursive: true, mode: 0o700 });
     this.s1 = createServer((s) => this.onRequestConn(s));
     this.s2 = createServer((s) => this.onEventConn(s));
     this.ctl = createServer((s) => this.onControlConn(s));

@@ -1,5 +1,5 @@
 import { luaNumber, luaString, luaTable, type LuaTable } from './lua-literal.js';
-import { validateLegacyText } from './validate.js';
+import { validateAddress, validateLegacyText, validateWorkspace } from './validate.js';
 
 /** How dispatches are spelled: the legacy grammar (hyprlang configs, ≤0.56) or Lua (Lua configs, 0.55+ and main). */
 export type Dialect = 'legacy' | 'lua';
@@ -8,8 +8,10 @@ export type Dialect = 'legacy' | 'lua';
 export type DispatchOp =
   | { op: 'focus_window'; window: string }
   | { op: 'workspace'; workspace: string }
-  | { op: 'move_to_workspace'; workspace: string; window: string; silent: boolean }
-  | { op: 'close_window'; window: string }
+  /** window null: the active window */
+  | { op: 'move_to_workspace'; workspace: string; window: string | null; silent: boolean }
+  /** window null: the active window */
+  | { op: 'close_window'; window: string | null }
   | { op: 'fullscreen'; window: string | null }
   | { op: 'toggle_floating'; window: string | null }
   | { op: 'move_cursor'; x: number; y: number }
@@ -28,9 +30,9 @@ export function legacyDispatch(op: DispatchOp): string[] {
     case 'workspace':
       return [`workspace ${op.workspace}`];
     case 'move_to_workspace':
-      return [`${op.silent ? 'movetoworkspacesilent' : 'movetoworkspace'} ${op.workspace},${sel(op.window)}`];
+      return [`${op.silent ? 'movetoworkspacesilent' : 'movetoworkspace'} ${op.workspace}${op.window ? `,${sel(op.window)}` : ''}`];
     case 'close_window':
-      return [`closewindow ${sel(op.window)}`];
+      return [op.window ? `closewindow ${sel(op.window)}` : 'killactive'];
     case 'fullscreen':
       return op.window ? [`focuswindow ${sel(op.window)}`, 'fullscreen 0'] : ['fullscreen 0'];
     case 'toggle_floating':
@@ -61,9 +63,9 @@ export function luaDispatch(op: DispatchOp): string[] {
     case 'workspace':
       return [call('hl.dsp.focus', luaTable({ workspace: op.workspace }))];
     case 'move_to_workspace':
-      return [call('hl.dsp.window.move', luaTable({ workspace: op.workspace, follow: !op.silent, window: sel(op.window) }))];
+      return [call('hl.dsp.window.move', luaTable({ workspace: op.workspace, follow: !op.silent, window: op.window ? sel(op.window) : undefined }))];
     case 'close_window':
-      return [call('hl.dsp.window.close', luaTable({ window: sel(op.window) }))];
+      return [call('hl.dsp.window.close', luaTable({ window: op.window ? sel(op.window) : undefined }))];
     case 'fullscreen': {
       const t: LuaTable = { mode: 'fullscreen', action: 'toggle' };
       if (op.window) t.window = sel(op.window);
@@ -102,4 +104,56 @@ export function looksLikeWrongDialect(dialect: Dialect, reply: string): boolean 
     return r.includes('dispatch in lua is a shorthand') || r.includes("non-legacy parser") || /\[string "return hl\.dispatch/.test(reply);
   }
   return r.includes('invalid dispatcher') || r.includes('unknown request');
+}
+
+/** A window selector of a legacy bind argument we can carry into Lua: `address:0x…` only; empty = active window. */
+function bindWindow(s: string | undefined): string | null | undefined {
+  const t = (s ?? '').trim();
+  if (t === '' || t === 'activewindow') return null;
+  const m = /^address:(0x[0-9a-fA-F]+)$/.exec(t);
+  return m ? validateAddress(m[1]) : undefined;
+}
+
+/**
+ * Translate a legacy bind's dispatcher and argument into an operation that has
+ * a Lua form (the common agent-relevant ones, as Hyprland's own legacy
+ * translator does). null when there is no safe translation.
+ */
+export function translateLegacyBind(dispatcher: string, arg: string): DispatchOp | null {
+  const a = arg.trim();
+  switch (dispatcher) {
+    case 'workspace':
+      return { op: 'workspace', workspace: validateWorkspace(a) };
+    case 'movetoworkspace':
+    case 'movetoworkspacesilent': {
+      const comma = a.indexOf(',');
+      const win = bindWindow(comma < 0 ? '' : a.slice(comma + 1));
+      if (win === undefined) return null;
+      return { op: 'move_to_workspace', workspace: validateWorkspace(comma < 0 ? a : a.slice(0, comma)), window: win, silent: dispatcher.endsWith('silent') };
+    }
+    case 'exec':
+      return a ? { op: 'exec', command: a } : null;
+    case 'killactive':
+      return { op: 'close_window', window: null };
+    case 'closewindow': {
+      const win = bindWindow(a);
+      return win === undefined ? null : { op: 'close_window', window: win };
+    }
+    case 'focuswindow': {
+      const win = bindWindow(a);
+      return win ? { op: 'focus_window', window: win } : null;
+    }
+    case 'togglefloating': {
+      const win = bindWindow(a);
+      return win === undefined ? null : { op: 'toggle_floating', window: win };
+    }
+    case 'fullscreen':
+      return a === '' || a === '0' ? { op: 'fullscreen', window: null } : null;
+    case 'movecursor': {
+      const m = /^(-?\d+)\s+(-?\d+)$/.exec(a);
+      return m ? { op: 'move_cursor', x: Number(m[1]), y: Number(m[2]) } : null;
+    }
+    default:
+      return null;
+  }
 }

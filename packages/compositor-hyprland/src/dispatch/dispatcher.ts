@@ -1,7 +1,7 @@
 import { UnsupportedError } from '@hypruse/core';
 import { HyprlandReplyError, type HyprlandRequestClient } from '../ipc/request-client.js';
 import { decodeJsonValues } from '../ipc/batch.js';
-import { legacyDispatch, legacyMarkRules, luaDispatch, luaMarkRule, looksLikeWrongDialect, type Dialect, type DispatchOp } from './dialect.js';
+import { legacyDispatch, legacyMarkRules, luaDispatch, luaMarkRule, looksLikeWrongDialect, translateLegacyBind, type Dialect, type DispatchOp } from './dialect.js';
 
 /**
  * Sends dispatches in the dialect of the running config: read from `j/status`
@@ -39,7 +39,15 @@ export class HyprlandDispatcher {
 
   private render(dialect: Dialect, op: DispatchOp): string[] {
     if (dialect === 'lua' && op.op === 'raw') {
-      throw new UnsupportedError('hyprland', 'bind.run', `the bind's dispatcher "${op.dispatcher}" is legacy syntax but this Hyprland runs a Lua config, which evaluates dispatches as Lua`);
+      const translated = translateLegacyBind(op.dispatcher, op.arg);
+      if (!translated) {
+        throw new UnsupportedError(
+          'hyprland',
+          'bind.run',
+          `the dispatcher "${op.dispatcher}${op.arg ? ` ${op.arg}` : ''}" is legacy syntax with no Lua translation known to hypruse, and this Hyprland runs a Lua config`,
+        );
+      }
+      return luaDispatch(translated);
     }
     return dialect === 'lua' ? luaDispatch(op) : legacyDispatch(op);
   }

@@ -50,7 +50,7 @@ export const procfsTable: ProcessTable = {
 };
 
 /** Environment variable hypruse puts in a launched process; its descendants inherit it. */
-export const LAUNCH_MARK = 'HYPRUSE_LAUNCH_ID';
+export const LAUNCH_MARK = 'HYPRUSE_LAUNCH_TOKEN';
 
 /**
  * The set of processes descending from a launched root. Descendants are

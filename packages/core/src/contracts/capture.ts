@@ -24,6 +24,8 @@ export interface Frame {
 export interface Capture {
   describe(): Promise<string>;
   capture(target: CaptureTarget, signal?: AbortSignal): Promise<Frame>;
+  /** Release connections kept between captures (in-process screencopy). */
+  dispose?(): Promise<void>;
 }
 
 export interface EncodeOptions {

@@ -4,7 +4,10 @@ import { configCommand } from './config.js';
 import { journalCommand } from './journal.js';
 import { replayCommand } from './replay.js';
 import { stopCommand } from './stop.js';
+import { doctorCommand } from './doctor.js';
+import { initCommand } from './init.js';
+import { skillCommand } from './skill.js';
 
 /** Non-tool commands. Each is also listed in `hypruse --help` and the docs. */
-export const COMMANDS: Command[] = [serveCommand, configCommand, journalCommand, replayCommand, stopCommand];
+export const COMMANDS: Command[] = [serveCommand, configCommand, journalCommand, replayCommand, stopCommand, doctorCommand, initCommand, skillCommand];
 export type { Command };

@@ -1,46 +1,13 @@
-import { mkdir, readdir, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
-  COORDS_HINT, HypruseError, Tokens, rectTuple, result, round6, runtimeDir, type CaptureTarget, type EncodedImage, type Frame,
+  COORDS_HINT, HypruseError, Tokens, rectTuple, result, round6, runtimeDir, saveShot, stableCapture, type CaptureTarget, type Frame,
   type ImageMeta, type ToolContext, type ToolResult,
 } from '@hypruse/core';
-import { sleep } from './pointer.js';
-
-let seq = 0;
 
 /** Capture; with `stable`, re-capture every 150 ms (≤2 s) until two frames are pixel-identical. */
 export async function captureFrame(ctx: ToolContext, target: CaptureTarget, stable: boolean): Promise<{ frame: Frame; stable?: boolean }> {
   const capture = ctx.services.get(Tokens.Capture);
-  const imaging = ctx.services.get(Tokens.Imaging);
-  let frame = await capture.capture(target, ctx.signal);
-  if (!stable) return { frame };
-  let prev = await imaging.raw(frame);
-  const deadline = Date.now() + 2000;
-  while (Date.now() < deadline) {
-    await sleep(150, ctx.signal);
-    frame = await capture.capture(target, ctx.signal);
-    const cur = await imaging.raw(frame);
-    if (cur.data.equals(prev.data)) return { frame: cur, stable: true };
-    prev = cur;
-  }
-  return { frame: prev, stable: false };
-}
-
-/** Write a screenshot file under $XDG_RUNTIME_DIR/hypruse, keeping the newest `keep` (by time, not by name). */
-export async function saveShot(img: EncodedImage, keep: number): Promise<string> {
-  const base = runtimeDir();
-  if (!base) throw new HypruseError('error.capture', 'XDG_RUNTIME_DIR is not set, so there is nowhere private to save screenshots', { hint: 'set XDG_RUNTIME_DIR or HYPRUSE_SCREENSHOT_MODE=image' });
-  const dir = join(base, 'hypruse');
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const name = `shot-${Date.now()}-${String(seq++ % 1000).padStart(3, '0')}.${img.format === 'png' ? 'png' : 'jpg'}`;
-  const path = join(dir, name);
-  await writeFile(path, img.data, { mode: 0o600 });
-  const shots = (await readdir(dir)).filter((f) => /^shot-\d+-\d+\.(jpg|png)$/.test(f));
-  const byAge = shots
-    .map((f) => { const m = /^shot-(\d+)-(\d+)/.exec(f)!; return { f, t: Number(m[1]) * 1000 + Number(m[2]) }; })
-    .sort((a, b) => b.t - a.t);
-  await Promise.all(byAge.slice(keep).map(({ f }) => unlink(join(dir, f)).catch(() => undefined)));
-  return path;
+  if (!stable) return { frame: await capture.capture(target, ctx.signal) };
+  return stableCapture(capture, ctx.services.get(Tokens.Imaging), target, { signal: ctx.signal });
 }
 
 export interface DeliverOptions {
@@ -82,7 +49,9 @@ export async function deliverFrame(ctx: ToolContext, frame: Frame, opts: Deliver
     r.image(img.data, img.mime);
     r.text(opts.headline ?? `${meta.target} ${img.width}x${img.height} ${img.format}`);
   } else {
-    const path = await saveShot(img, shot.keep);
+    const dir = runtimeDir();
+    if (!dir) throw new HypruseError('error.capture', 'XDG_RUNTIME_DIR is not set, so there is nowhere private to save screenshots', { hint: 'set XDG_RUNTIME_DIR, or HYPRUSE_SCREENSHOT_MODE=image' });
+    const path = await saveShot(dir, img, shot.keep);
     meta.path = path;
     r.text(`${opts.headline ? `${opts.headline}; ` : ''}screenshot saved, read this file to view the screen: ${path}`);
   }

@@ -1,4 +1,4 @@
-// Capture (grim), the image pipeline (sharp) and the clipboard (wl-clipboard).
+// Capture (grim, in-process wlr-screencopy), the image pipeline (sharp) and the clipboard (wl-clipboard).
 export { GrimCapture, grimAbilitiesFromHelp, grimGeometry } from './grim-capture.js';
 export type { GrimCaptureOptions, GrimAbilities } from './grim-capture.js';
 export { SharpImaging, cropBox, rgbToRgba } from './sharp-imaging.js';
@@ -9,9 +9,6 @@ export { parsePpm } from './ppm.js';
 export type { PpmImage } from './ppm.js';
 export { WlClipboard, truncateText, isTextType } from './wl-clipboard.js';
 export type { WlClipboardOptions } from './wl-clipboard.js';
-export { saveShot, pruneShots, shotName } from './save-shot.js';
-export { stableCapture } from './stable-capture.js';
-export type { StableCaptureOptions } from './stable-capture.js';
 export { ScreencopyCapture } from './screencopy-capture.js';
 export type { ScreencopyCaptureOptions } from './screencopy-capture.js';
 export { shmToRgb, channelOffsets, SHM_FORMAT } from './shm-pixels.js';

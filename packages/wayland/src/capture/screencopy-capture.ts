@@ -95,6 +95,10 @@ export class ScreencopyCapture implements Capture {
   }
 
   /** Close the Wayland connection (a later capture reconnects). */
+  async dispose(): Promise<void> {
+    this.close();
+  }
+
   close(): void {
     this.session?.then((s) => s.conn.close(), () => undefined);
     this.session = undefined;

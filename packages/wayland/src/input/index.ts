@@ -6,7 +6,7 @@ export { encodeMessage, MessageSplitter, ArgReader, arg, toFixed, fromFixed, MAX
 export type { WireArg, WireMessage } from './wire/codec.js';
 export { connectTransport, loadUsocket } from './wire/transport.js';
 export type { WireTransport } from './wire/transport.js';
-export { WirePointer, POINTER_MANAGER, BUTTON_CODES, UNITS_PER_NOTCH, absoluteMotionArgs, axisPlan, eventTime } from './virtual-pointer.js';
+export { WirePointer, POINTER_MANAGER, DEVICE_SETTLE_MS, BUTTON_CODES, UNITS_PER_NOTCH, absoluteMotionArgs, axisPlan, eventTime } from './virtual-pointer.js';
 export { WireKeyboard, KEYBOARD_MANAGER } from './virtual-keyboard.js';
 export { WtypeKeyboard, wtypeComboArgs } from './wtype-keyboard.js';
 export { buildKeymap, planTyping, keysymForChar, keysymForComboKey, MODIFIER_KEYS, BASE_KEYS, FREE_CODES } from './keymap.js';

@@ -13,7 +13,7 @@ import { HypruseError, throwIfAborted, type KeyCombo } from '@hypruse/core';
 import { arg } from './wire/codec.js';
 import type { WaylandConnection } from './wire/connection.js';
 import { MODIFIER_KEYS, buildKeymap, keysymForComboKey, planTyping, type Keymap, type Modifier } from './keymap.js';
-import { eventTime } from './virtual-pointer.js';
+import { DEVICE_SETTLE_MS, eventTime } from './virtual-pointer.js';
 
 export const KEYBOARD_MANAGER = 'zwp_virtual_keyboard_manager_v1';
 
@@ -23,9 +23,6 @@ const enum Op {
   Modifiers = 2,
   Destroy = 3,
 }
-
-/** Pause after a new device's first keymap before its first key (ms). */
-export const SETTLE_MS = 60;
 
 /** Key events per sync round trip while typing (paces the compositor and the app). */
 const BATCH = 16;
@@ -44,16 +41,15 @@ export class WireKeyboard {
     private readonly settleMs: number,
   ) {}
 
-  static async create(conn: WaylandConnection, keymapDir: string | null, signal?: AbortSignal, settleMs = SETTLE_MS): Promise<WireKeyboard> {
+  static async create(conn: WaylandConnection, seatId: number, keymapDir: string | null, signal?: AbortSignal, settleMs = DEVICE_SETTLE_MS): Promise<WireKeyboard> {
     if (!conn.fdPassing) {
       throw new HypruseError('error.input', 'the in-process virtual keyboard needs file-descriptor passing (the usocket addon)', {
         hint: 'Install build tools and reinstall so usocket builds, or use the wtype keyboard (keyboard: "wtype").',
       });
     }
-    const seat = conn.bind('wl_seat', 1);
     const mgr = conn.bind(KEYBOARD_MANAGER, 1);
     const id = conn.allocId('zwp_virtual_keyboard_v1');
-    conn.send(mgr.id, 0, [arg.object(seat.id), arg.newId(id)]);
+    conn.send(mgr.id, 0, [arg.object(seatId), arg.newId(id)]);
     await conn.roundtrip(signal);
     return new WireKeyboard(conn, id, keymapDir ?? tmpdir(), settleMs);
   }
@@ -86,8 +82,9 @@ export class WireKeyboard {
     this.keymap = km;
     await this.conn.roundtrip(signal);
     if (this.fresh) {
-      // Measured on sway 1.7 + GTK 3: keys sent within a few ms of a new device's first keymap
-      // are sometimes dropped whole (2 of 8 runs), even after the sync; 50 ms later they never were.
+      // When the seat had no keyboard before (headless, no devices), apps bind wl_keyboard only now.
+      // Measured on sway 1.7 + GTK 3: keys sent right after the first keymap (even after the sync)
+      // were dropped whole in 2-3 of 8 runs; with this pause, 0 of 32.
       this.fresh = false;
       await new Promise((r) => setTimeout(r, this.settleMs));
     }

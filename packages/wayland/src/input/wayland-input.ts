@@ -22,7 +22,7 @@ import {
 } from '@hypruse/core';
 import { WaylandConnection, waylandSocketPath } from './wire/connection.js';
 import { loadUsocket } from './wire/transport.js';
-import { POINTER_MANAGER, WirePointer } from './virtual-pointer.js';
+import { DEVICE_SETTLE_MS, POINTER_MANAGER, WirePointer } from './virtual-pointer.js';
 import { KEYBOARD_MANAGER, WireKeyboard } from './virtual-keyboard.js';
 import { WtypeKeyboard } from './wtype-keyboard.js';
 
@@ -35,6 +35,8 @@ export interface WaylandInputOptions {
   logger?: Logger;
   /** Ceiling for every connect and round trip (ms). */
   timeoutMs?: number;
+  /** Pause after creating a virtual device, so apps bind to it before its first event (ms, default 60). */
+  settleMs?: number;
 }
 
 /** Press-to-release time of a click, and the gap between the two clicks of a double click (ms). */
@@ -54,12 +56,15 @@ export class WaylandInput implements Input {
   private readonly mode: KeyboardMode;
   private readonly log: Logger;
   private readonly timeoutMs: number;
+  private readonly settleMs: number;
   private conn: WaylandConnection | null = null;
   private pointer: WirePointer | null = null;
   private wireKeyboard: WireKeyboard | null = null;
   private wtype: WtypeKeyboard | null = null;
   private wtypeReason = '';
   private heldButton: PointerButton | null = null;
+  /** The bound wl_seat and its capabilities when we connected (1 pointer, 2 keyboard; -1 unknown). */
+  private seat: { id: number; caps: number } | null = null;
   private tail: Promise<unknown> = Promise.resolve();
   private readonly owner = new AsyncLocalStorage<WaylandInput>();
 
@@ -68,6 +73,7 @@ export class WaylandInput implements Input {
     this.mode = opts.keyboard;
     this.log = opts.logger ?? stderrLogger();
     this.timeoutMs = opts.timeoutMs ?? 3000;
+    this.settleMs = opts.settleMs ?? DEVICE_SETTLE_MS;
   }
 
   /** Run `fn` alone; calls made from inside `fn` (a drag's moves) run directly. */
@@ -89,9 +95,32 @@ export class WaylandInput implements Input {
     }
     const path = waylandSocketPath(this.env, runtimeDir(this.env));
     const wantFds = this.mode !== 'wtype';
-    this.conn = await WaylandConnection.connect({ path, wantFds, timeoutMs: this.timeoutMs, signal });
+    const conn = await WaylandConnection.connect({ path, wantFds, timeoutMs: this.timeoutMs, signal });
+    this.seat = null;
+    if (conn.globals.has('wl_seat')) {
+      // wl_seat.capabilities arrives right after the bind: whether the seat already had a pointer
+      // and a keyboard decides if a new virtual device must settle before its first event.
+      const seat = { id: 0, caps: -1 };
+      seat.id = conn.bind('wl_seat', 1, (opcode, a) => {
+        if (opcode === 0) seat.caps = a.uint();
+      }).id;
+      try {
+        await conn.roundtrip(signal);
+      } catch (err) {
+        conn.close();
+        throw err;
+      }
+      this.seat = seat;
+    }
+    this.conn = conn;
     this.log.debug(`wayland: connected to ${path} over ${this.conn.transportKind}, ${this.conn.globals.size} globals`);
     return this.conn;
+  }
+
+  /** Settle only when the seat lacked this capability: apps then bind the new device asynchronously. */
+  private settleFor(capability: 1 | 2): number {
+    const caps = this.seat?.caps ?? -1;
+    return caps >= 0 && caps & capability ? 0 : this.settleMs;
   }
 
   private async pointerDevice(signal?: AbortSignal): Promise<WirePointer> {
@@ -101,7 +130,7 @@ export class WaylandInput implements Input {
       throw new UnsupportedError('this compositor', 'pointer input', `it does not advertise ${POINTER_MANAGER}`,
         'Use a wlroots-based compositor, Hyprland, or niri >= 25.02 (unsandboxed).');
     }
-    this.pointer = await WirePointer.create(conn, signal);
+    this.pointer = await WirePointer.create(conn, signal, this.settleFor(1));
     return this.pointer;
   }
 
@@ -133,7 +162,8 @@ export class WaylandInput implements Input {
       }
       return this.wtypePath(`the compositor does not advertise ${KEYBOARD_MANAGER}`);
     }
-    this.wireKeyboard = await WireKeyboard.create(conn, runtimeDir(this.env), signal);
+    if (!this.seat) throw new UnsupportedError('this compositor', 'keyboard input', 'it advertises no wl_seat');
+    this.wireKeyboard = await WireKeyboard.create(conn, this.seat.id, runtimeDir(this.env), signal, this.settleFor(2));
     return this.wireKeyboard;
   }
 

@@ -1,13 +1,14 @@
 import { chmod, mkdir, readdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HypruseError, type EncodedImage } from '@hypruse/core';
+import { HypruseError } from '../errors.js';
+import type { EncodedImage } from '../contracts/capture.js';
 
-const SHOT_RE = /^shot-\d+-\d+\.(jpeg|png)$/;
+const SHOT_RE = /^shot-\d+-\d+\.(jpg|png)$/;
 let seq = 0;
 
-/** `shot-<epoch ms>-<seq>.<jpeg|png>`; the 4-digit sequence keeps names of one millisecond in write order when sorted. */
+/** `shot-<epoch ms>-<seq>.<jpg|png>`; the 4-digit sequence keeps names of one millisecond in write order when sorted. */
 export function shotName(epochMs: number, n: number, format: EncodedImage['format']): string {
-  return `shot-${epochMs}-${String(n % 10000).padStart(4, '0')}.${format}`;
+  return `shot-${epochMs}-${String(n % 10000).padStart(4, '0')}.${format === 'jpeg' ? 'jpg' : 'png'}`;
 }
 
 /** Delete all but the newest `keep` shot files (name order = time order). Returns the deleted names. */
@@ -26,7 +27,7 @@ export async function pruneShots(dir: string, keep: number): Promise<string[]> {
 
 /**
  * File mode of the screenshot tool: write the image to
- * `<runtimeDir>/hypruse/shot-<epoch ms>-<seq>.<jpeg|png>` (dir 0700, file 0600)
+ * `<runtimeDir>/hypruse/shot-<epoch ms>-<seq>.<jpg|png>` (dir 0700, file 0600)
  * and keep only the newest `keep` shots. Returns the absolute path.
  */
 export async function saveShot(runtimeDir: string, image: EncodedImage, keep = 20): Promise<string> {

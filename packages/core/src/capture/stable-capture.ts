@@ -1,4 +1,5 @@
-import { CancelledError, throwIfAborted, type Capture, type CaptureTarget, type Frame, type Imaging } from '@hypruse/core';
+import { CancelledError, throwIfAborted } from '../errors.js';
+import type { Capture, CaptureTarget, Frame, Imaging } from '../contracts/capture.js';
 
 export interface StableCaptureOptions {
   signal?: AbortSignal;

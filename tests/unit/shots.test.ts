@@ -4,8 +4,9 @@ import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Capture, CaptureTarget, EncodedImage, Frame } from '@hypruse/core';
 import { CancelledError } from '@hypruse/core';
-import { SharpImaging, pruneShots, saveShot, shotName, stableCapture } from '../src/capture/index.js';
-import { solidFrame } from './capture-fixtures/frames.js';
+import { SharpImaging } from '@hypruse/wayland';
+import { pruneShots, saveShot, shotName, stableCapture } from '@hypruse/core';
+import { solidFrame } from '../../packages/wayland/test/capture-fixtures/frames.js';
 
 const img = (n: number, format: 'jpeg' | 'png' = 'jpeg'): EncodedImage => ({
   data: Buffer.from(`image ${n}`),

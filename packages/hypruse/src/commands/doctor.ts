@@ -1,0 +1,401 @@
+import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import {
+  HypruseError, Tokens, UsageError, runtimeDir, toHypruseError,
+  type Accessibility, type Capture, type CaptureTarget, type Clipboard, type Desktop, type HypruseConfig, type Input,
+} from '@hypruse/core';
+import { HyprlandCompositor } from '@hypruse/compositor-hyprland';
+import { POINTER_MANAGER, WaylandConnection, WirePointer, waylandSocketPath } from '@hypruse/wayland';
+import { createSession, type Session } from '../session.js';
+import { VERSION } from '../version.js';
+import type { Command } from './types.js';
+
+const USAGE = 'hypruse doctor [--json]';
+/** Budget of session creation (config, plugins, compositor detection). */
+const SESSION_TIMEOUT_MS = 1500;
+/** Budget of one check; checks run concurrently once the session is up, so the whole run stays under 5 s. */
+const CHECK_TIMEOUT_MS = 2500;
+
+/** One line of the report. */
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  /** What was found (ok) or what is wrong (failure). */
+  detail: string;
+  /** One-line fix, on failures. */
+  fix?: string;
+  ms: number;
+}
+
+/** A check resolves with its detail line when it passes and throws (a HypruseError with a hint, ideally) when it fails. */
+export interface DoctorCheck {
+  name: string;
+  run(signal: AbortSignal): Promise<string>;
+  /** Shown when the check fails and the error carries no hint. */
+  fix: string;
+  timeoutMs?: number;
+}
+
+class CheckTimeout extends Error {}
+
+/** Reject after `ms`, aborting `controller`; `late` receives a value that arrives after the deadline (to close it). */
+export function withTimeout<T>(p: Promise<T>, ms: number, what: string, controller?: AbortController, late?: (v: T) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let done = false;
+    const t = setTimeout(() => {
+      done = true;
+      controller?.abort();
+      reject(new CheckTimeout(`${what} did not answer within ${ms} ms`));
+    }, ms);
+    p.then(
+      (v) => {
+        if (done) return late?.(v);
+        done = true;
+        clearTimeout(t);
+        resolve(v);
+      },
+      (err) => {
+        if (done) return;
+        done = true;
+        clearTimeout(t);
+        reject(err);
+      },
+    );
+  });
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Run every check concurrently, each under its own timeout, and hand the
+ * results to `onResult` in list order as soon as a check and all before it
+ * have finished (so progress shows as it goes, in a stable order).
+ */
+export async function runChecks(checks: DoctorCheck[], onResult: (r: CheckResult) => void = () => undefined): Promise<CheckResult[]> {
+  const results: Array<CheckResult | undefined> = new Array(checks.length);
+  let printed = 0;
+  const flush = () => {
+    while (printed < checks.length && results[printed]) onResult(results[printed++]!);
+  };
+  await Promise.all(
+    checks.map(async (c, i) => {
+      const t0 = Date.now();
+      const controller = new AbortController();
+      const ms = c.timeoutMs ?? CHECK_TIMEOUT_MS;
+      try {
+        const detail = await withTimeout(Promise.resolve().then(() => c.run(controller.signal)), ms, c.name, controller);
+        results[i] = { name: c.name, ok: true, detail: oneLine(detail), ms: Date.now() - t0 };
+      } catch (err) {
+        const timedOut = err instanceof CheckTimeout;
+        const e = timedOut ? null : toHypruseError(err);
+        results[i] = {
+          name: c.name,
+          ok: false,
+          detail: oneLine(timedOut ? (err as Error).message : e!.message),
+          fix: oneLine(e?.hint ?? c.fix),
+          ms: Date.now() - t0,
+        };
+      }
+      flush();
+    }),
+  );
+  return results as CheckResult[];
+}
+
+/** `[ok]   name         detail` / `[FAIL] name         detail` + `       fix: ...`. */
+export function formatResult(r: CheckResult): string {
+  const head = `${r.ok ? '[ok]  ' : '[FAIL]'} ${r.name.padEnd(12)} ${r.detail}`;
+  return r.ok || !r.fix ? head : `${head}\n       fix: ${r.fix}`;
+}
+
+/** Absolute path of an executable on PATH, or null. */
+export function which(cmd: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, cmd);
+    try {
+      if (statSync(p).isFile()) {
+        accessSync(p, constants.X_OK);
+        return p;
+      }
+    } catch {
+      /* not here */
+    }
+  }
+  return null;
+}
+
+const on = (b: boolean) => (b ? 'on' : 'off');
+
+/** The effective trust settings in one line. */
+export function trustSummary(c: HypruseConfig): string {
+  return [
+    `read-only ${on(c.readonly)}`,
+    `confine ${c.confine.length ? c.confine.join(',') : 'off'}`,
+    `auth guard ${c.authGuard}`,
+    `strict ${on(c.strict)}`,
+    `mark ${on(c.mark)}`,
+    `journal ${c.journal.path === null ? 'off' : c.journal.path}${c.journal.path !== null && c.journal.text ? ' (text verbatim)' : ''}`,
+    `dry run ${on(c.dryRun)}`,
+    `clipboard ${on(c.clipboard)}`,
+    `screenshots ${c.screenshot.mode}`,
+  ].join(', ');
+}
+
+interface DoctorContext {
+  env: NodeJS.ProcessEnv;
+  session: Session | null;
+  sessionError: HypruseError | null;
+}
+
+function memo<T>(f: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= f());
+}
+
+function needSession(ctx: DoctorContext): Session {
+  if (ctx.session) return ctx.session;
+  throw new HypruseError('error.internal', `no session: ${ctx.sessionError?.message ?? 'not created'}`, { hint: 'fix the config check above first' });
+}
+
+function needCompositor(ctx: DoctorContext) {
+  const s = needSession(ctx);
+  if (s.compositor.id === 'none') {
+    throw new HypruseError('unsupported.compositor', 'needs a compositor (none found, see the compositor check)', { hint: 'fix the compositor check above first' });
+  }
+  return s.compositor;
+}
+
+function waylandSockets(dir: string | null): string[] {
+  if (!dir) return [];
+  try {
+    return readdirSync(dir).filter((n) => /^wayland-\d+$/.test(n)).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** The checks, in report order. */
+export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
+  const env = ctx.env;
+  const rtDir = runtimeDir(env);
+  const input = memo(() => needSession(ctx).services.get<Input>(Tokens.Input).describe());
+  const snapshot = memo((): Promise<Desktop> => needCompositor(ctx).snapshot());
+
+  return [
+    {
+      name: 'config',
+      fix: 'fix the file or variable named above (`hypruse config --schema` shows every accepted key)',
+      async run() {
+        if (ctx.sessionError) throw ctx.sessionError;
+        const s = needSession(ctx);
+        const plugins = s.config.plugins.length ? `; plugins: ${s.config.plugins.join(', ')}` : '';
+        return `${s.loaded.file ?? 'no file (defaults and HYPRUSE_* variables)'}${plugins}`;
+      },
+    },
+    {
+      name: 'compositor',
+      fix: 'run hypruse inside a Hyprland, sway or niri session, or pass its socket variables (HYPRLAND_INSTANCE_SIGNATURE, SWAYSOCK, NIRI_SOCKET) and XDG_RUNTIME_DIR',
+      async run(signal) {
+        const s = needSession(ctx);
+        if (!s.selection?.factory) {
+          const why = s.selection?.reasons.map((r) => `${r.id}: ${r.reason}`).join('; ') || 'no compositor plugin installed';
+          throw new HypruseError('unsupported.compositor', `none found (${why})`);
+        }
+        const c = s.compositor;
+        const version = await withTimeout(c.version(), CHECK_TIMEOUT_MS - 200, `${c.displayName} IPC`);
+        let dialect = '';
+        if (c instanceof HyprlandCompositor) dialect = `, config dialect ${await c.dialect()}`;
+        if (signal.aborted) throw new CheckTimeout('cancelled');
+        return `${version} via plugin "${s.selection.factory.id}"${dialect} (${s.selection.detail})`;
+      },
+    },
+    {
+      name: 'wayland',
+      fix: 'start the compositor, or set WAYLAND_DISPLAY (and XDG_RUNTIME_DIR) to its socket',
+      async run(signal) {
+        const path = waylandSocketPath(env, rtDir);
+        if (!existsSync(path)) {
+          const found = waylandSockets(rtDir);
+          throw new HypruseError('error.wayland', `no Wayland socket at ${path}`, {
+            hint: found.length ? `set WAYLAND_DISPLAY=${found[0]} (found ${found.join(', ')} in ${rtDir})` : `no wayland-N socket in ${rtDir ?? '(no runtime dir)'}: start a Wayland session, or pass WAYLAND_DISPLAY and XDG_RUNTIME_DIR`,
+          });
+        }
+        const t0 = Date.now();
+        const conn = await WaylandConnection.connect({ path, wantFds: false, timeoutMs: CHECK_TIMEOUT_MS - 300, signal });
+        const n = conn.globals.size;
+        conn.close();
+        return `${path}: ${n} globals in ${Date.now() - t0} ms`;
+      },
+    },
+    {
+      name: 'events',
+      fix: 'the compositor event socket did not accept a subscription; check the compositor is healthy (hypruse desktop) and its socket variables',
+      async run() {
+        const c = needCompositor(ctx);
+        const t0 = Date.now();
+        const sub = await withTimeout(c.subscribe(), CHECK_TIMEOUT_MS - 200, 'the event stream', undefined, (late) => late.close());
+        sub.close();
+        return `subscribed and closed in ${Date.now() - t0} ms`;
+      },
+    },
+    {
+      name: 'pointer',
+      fix: 'the compositor must offer zwlr_virtual_pointer_manager_v1 (Hyprland, sway, other wlroots compositors, niri >= 25.02 unsandboxed)',
+      async run(signal) {
+        const path = waylandSocketPath(env, rtDir);
+        const conn = await WaylandConnection.connect({ path, wantFds: false, timeoutMs: CHECK_TIMEOUT_MS - 300, signal });
+        try {
+          if (!conn.globals.has(POINTER_MANAGER)) throw new HypruseError('error.input', `the compositor does not advertise ${POINTER_MANAGER}`);
+          const t0 = Date.now();
+          const p = await WirePointer.create(conn, signal, 0);
+          await p.destroy();
+          const paths = await input();
+          return `virtual pointer created and destroyed in ${Date.now() - t0} ms; pointer path: ${paths.pointer}`;
+        } finally {
+          conn.close();
+        }
+      },
+    },
+    {
+      name: 'keyboard',
+      fix: 'build the usocket addon for the in-process keyboard (npm rebuild usocket; needs a C++ toolchain) or install wtype',
+      async run() {
+        const { pointer, keyboard: k } = await input();
+        if (k.startsWith('unavailable')) throw new HypruseError('error.input', k);
+        if (pointer.startsWith('unavailable') && !k.startsWith('wtype')) {
+          throw new HypruseError('error.input', `${k.replace(/; not connected\)$/, ')')} cannot be used: no Wayland connection (see the wayland check)`, { hint: 'fix the wayland check above first' });
+        }
+        if (k.startsWith('wtype') && !which('wtype', env)) throw new HypruseError('error.input', `${k}, but wtype is not on PATH`, { hint: 'install wtype (e.g. apt install wtype, pacman -S wtype)' });
+        return k;
+      },
+    },
+    {
+      name: 'capture',
+      fix: 'install grim (e.g. apt install grim, pacman -S grim) and run inside the Wayland session',
+      async run(signal) {
+        const cap = needSession(ctx).services.get<Capture>(Tokens.Capture);
+        if (!existsSync(waylandSocketPath(env, rtDir))) {
+          throw new HypruseError('error.capture', `${await cap.describe()}, but there is no Wayland socket to capture from (see the wayland check)`, { hint: 'fix the wayland check above first' });
+        }
+        const how = await cap.describe();
+        let target: CaptureTarget = { kind: 'region', rect: { x: 0, y: 0, width: 8, height: 8 }, scale: 1 };
+        try {
+          const m = (await snapshot()).monitors[0];
+          if (m) target = { kind: 'region', rect: { x: m.geometry.x, y: m.geometry.y, width: 8, height: 8 }, scale: m.scale };
+        } catch {
+          /* no compositor: grim captures the layout origin all the same */
+        }
+        const t0 = Date.now();
+        const f = await cap.capture(target, signal);
+        if (!(f.width > 0 && f.height > 0)) throw new HypruseError('error.capture', `the capture came back empty (${f.width}x${f.height})`);
+        return `${how}; test capture ${f.width}x${f.height} px in ${Date.now() - t0} ms`;
+      },
+    },
+    {
+      name: 'wtype',
+      fix: 'install wtype (e.g. apt install wtype, pacman -S wtype)',
+      async run() {
+        const p = which('wtype', env);
+        if (p) return p;
+        let keyboard = '';
+        try {
+          keyboard = (await input()).keyboard;
+        } catch {
+          /* reported by the keyboard check */
+        }
+        if (keyboard.startsWith('zwp_virtual_keyboard_v1')) return 'not on PATH; not needed (the in-process virtual keyboard is in use)';
+        throw new HypruseError('error.input', 'wtype is not on PATH and the keyboard falls back to it');
+      },
+    },
+    {
+      name: 'a11y',
+      fix: 'run hypruse inside the desktop session (DBUS_SESSION_BUS_ADDRESS set) with the AT-SPI bus running (at-spi2-core; apps start it on demand, or /usr/libexec/at-spi-bus-launcher --launch-immediately)',
+      async run(signal) {
+        const a = needSession(ctx).services.get<Accessibility>(Tokens.Accessibility);
+        let apps: Awaited<ReturnType<Accessibility['apps']>>;
+        try {
+          apps = await a.apps(signal);
+        } catch (err) {
+          // "no such socket" is a missing session, whatever hint the backend gives for other connect failures
+          const e = toHypruseError(err);
+          if (/ENOENT|not set/.test(e.message)) throw new HypruseError(e.code, e.message);
+          throw e;
+        }
+        if (apps.length === 0) return 'AT-SPI bus up; no application publishes a tree yet (apps register when they start)';
+        const names = apps.map((x) => (x.pid !== null ? `${x.name} (pid ${x.pid})` : x.name));
+        return `AT-SPI bus up; ${apps.length} ${apps.length === 1 ? 'app publishes' : 'apps publish'} a tree: ${names.join(', ')}`;
+      },
+    },
+    {
+      name: 'clipboard',
+      fix: 'install wl-clipboard (wl-copy, wl-paste), e.g. apt install wl-clipboard, pacman -S wl-clipboard',
+      async run() {
+        const missing = ['wl-copy', 'wl-paste'].filter((t) => !which(t, env));
+        if (missing.length) throw new HypruseError('error.clipboard', `${missing.join(' and ')} not on PATH`);
+        const desc = await needSession(ctx).services.get<Clipboard>(Tokens.Clipboard).describe();
+        const s = needSession(ctx);
+        return `${desc}; clipboard tool ${s.config.clipboard && !s.config.readonly ? 'enabled' : 'off (opt-in: HYPRUSE_CLIPBOARD=1)'}`;
+      },
+    },
+    {
+      name: 'trust',
+      fix: 'fix the config check above first',
+      async run() {
+        return trustSummary(needSession(ctx).config);
+      },
+    },
+  ];
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  version: string;
+  ms: number;
+  checks: CheckResult[];
+}
+
+/** Run the doctor against `env`; `onResult` sees each line as it finishes. */
+export async function runDoctor(opts: { env?: NodeJS.ProcessEnv; onResult?: (r: CheckResult) => void } = {}): Promise<DoctorReport> {
+  const t0 = Date.now();
+  const env = opts.env ?? process.env;
+  const ctx: DoctorContext = { env, session: null, sessionError: null };
+  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+  try {
+    ctx.session = await withTimeout(createSession({ source: 'cli', env, logger: env.HYPRUSE_LOG ? undefined : quiet }), SESSION_TIMEOUT_MS, 'session setup (config, plugins, compositor detection)', undefined, (late) => void late.dispose());
+  } catch (err) {
+    ctx.sessionError = err instanceof CheckTimeout ? new HypruseError('error.internal', err.message, { hint: 'a plugin or the compositor detection hangs: check the compositor socket, or set HYPRUSE_COMPOSITOR' }) : toHypruseError(err);
+  }
+  try {
+    const checks = await runChecks(doctorChecks(ctx), opts.onResult);
+    return { ok: checks.every((c) => c.ok), version: VERSION, ms: Date.now() - t0, checks };
+  } finally {
+    if (ctx.session) await Promise.race([ctx.session.dispose(), new Promise((r) => setTimeout(r, 500))]);
+  }
+}
+
+export const doctorCommand: Command = {
+  name: 'doctor',
+  summary: 'check the desktop session, input, capture, accessibility, clipboard and config; a fix for each failure',
+  usage: USAGE,
+  async run(argv) {
+    const json = argv.includes('--json');
+    const bad = argv.filter((a) => a !== '--json');
+    if (bad.length) {
+      const e = new UsageError(`unknown argument ${bad[0]}; usage: ${USAGE}`, { code: 'usage.flag' });
+      process.stderr.write(`hypruse: usage: ${e.message}\n`);
+      return 2;
+    }
+    if (!json) process.stdout.write(`hypruse doctor ${VERSION} (node ${process.version})\n`);
+    const report = await runDoctor({ onResult: json ? undefined : (r) => process.stdout.write(`${formatResult(r)}\n`) });
+    if (json) {
+      process.stdout.write(`${JSON.stringify(report)}\n`);
+    } else {
+      const failed = report.checks.filter((c) => !c.ok).length;
+      process.stdout.write(failed ? `${failed} of ${report.checks.length} checks failed (${report.ms} ms)\n` : `all ${report.checks.length} checks passed (${report.ms} ms)\n`);
+    }
+    return report.ok ? 0 : 1;
+  },
+};

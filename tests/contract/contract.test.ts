@@ -1,0 +1,562 @@
+/// <reference types="vite/client" />
+// The compositor contract suite: every requirement (requirements.ts) against
+// every target (targets/*.ts: real headless sway, Hyprland and niri
+// simulators). A requirement whose capability the plugin declares must pass;
+// one it does not declare must be answered as the requirement's `absent` rule
+// says (a typed UnsupportedError, or the contract's honest null).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Compositor, Desktop, DesktopEvent, EventSubscription, Window } from '@hypruse/core';
+import { HypruseError } from '@hypruse/core';
+import type { ContractEnv, ContractTarget } from './target.js';
+import { ALL_CAPABILITIES, REQUIREMENT_IDS, REQUIREMENTS, type RequirementId } from './requirements.js';
+
+const modules = import.meta.glob<{ target: ContractTarget }>('./targets/*.ts', { eager: true });
+const targets = Object.entries(modules)
+  .map(([file, m]) => {
+    if (!m.target) throw new Error(`${file} does not export \`target\``);
+    return m.target;
+  })
+  .sort((a, b) => a.id.localeCompare(b.id));
+
+const unavailable = new Map<string, string | null>(await Promise.all(targets.map(async (t) => [t.id, await t.unavailable()] as const)));
+
+/** Requirement ids cited by a registered test name (checked by the coverage test). */
+const cited = new Set<string>();
+
+// ------------------------------------------------------------------ helpers
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 4000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown = null;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? ` (last error: ${last.message})` : ''}`);
+    await sleep(40);
+  }
+}
+
+async function nextMatching(sub: EventSubscription, what: string, pred: (e: DesktopEvent) => boolean, timeoutMs = 6000): Promise<DesktopEvent> {
+  const deadline = Date.now() + timeoutMs;
+  const seen: string[] = [];
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`no ${what} event within ${timeoutMs} ms; saw: ${seen.join(', ') || 'nothing'}`);
+    const ev = await sub.next(left);
+    if (!ev) continue;
+    seen.push(ev.type);
+    if (pred(ev)) return ev;
+  }
+}
+
+async function expectTyped(p: Promise<unknown>, accept: (e: HypruseError) => boolean, what: string): Promise<HypruseError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err, `${what}: expected a typed error, the call succeeded`).not.toBeNull();
+  expect(err, `${what}: expected a HypruseError, got ${String(err)}`).toBeInstanceOf(HypruseError);
+  const he = err as HypruseError;
+  expect(accept(he), `${what}: unexpected ${he.code}: ${he.message}`).toBe(true);
+  return he;
+}
+
+const expectUnsupported = (p: Promise<unknown>, what: string) => expectTyped(p, (e) => e.category === 'unsupported', what);
+
+const wsName = (d: Desktop, id: string | null) => (id === null ? null : (d.workspaces.find((w) => w.id === id)?.name ?? id));
+const activeWsName = (d: Desktop) => wsName(d, d.activeWorkspace);
+const win = (d: Desktop, address: string): Window | undefined => d.windows.find((w) => w.address === address);
+
+interface Ctx {
+  env: ContractEnv;
+  c: Compositor;
+  /** Open a window outside hypruse; it is closed after the test. */
+  spawn(tag: string, opts?: { workspace?: string }): Promise<{ pid: number; address: string; title: string; appId: string }>;
+  /** Close this window after the test. */
+  track(address: string): void;
+  /** Run after the test. */
+  later(fn: () => Promise<unknown>): void;
+}
+
+interface Check {
+  present(x: Ctx): Promise<void>;
+  /** For requirements with a capability: the answer when the plugin does not declare it. */
+  absent?(x: Ctx): Promise<void>;
+}
+
+const restoreWorkspace = async (x: Ctx) => {
+  const name = activeWsName(await x.c.snapshot());
+  if (name) x.later(() => x.c.switchWorkspace(name));
+};
+
+// ------------------------------------------------------------------ checks
+
+const CHECKS: Record<RequirementId, Check> = {
+  'C-VERSION': {
+    async present({ c }) {
+      const v = await c.version();
+      expect(v.trim().length).toBeGreaterThan(0);
+      expect(v.toLowerCase()).toContain(c.id.toLowerCase());
+    },
+  },
+
+  'C-UNSUPPORTED-REASON': {
+    async present({ c }) {
+      for (const cap of ALL_CAPABILITIES) {
+        if (c.capabilities.has(cap)) continue;
+        const reason = c.unsupportedReason(cap);
+        expect(typeof reason, cap).toBe('string');
+        expect(reason.trim().length, `${cap} has an empty reason`).toBeGreaterThan(5);
+        expect(reason.includes('\n'), `${cap}: one line`).toBe(false);
+      }
+    },
+  },
+
+  'C-SNAPSHOT-MONITORS': {
+    async present({ c }) {
+      const d = await c.snapshot();
+      expect(d.compositor).toBe(c.id);
+      expect(d.monitors.length).toBeGreaterThan(0);
+      const ids = new Set(d.workspaces.map((w) => w.id));
+      for (const m of d.monitors) {
+        expect(m.geometry.width, m.name).toBeGreaterThan(0);
+        expect(m.geometry.height, m.name).toBeGreaterThan(0);
+        expect(m.scale, m.name).toBeGreaterThan(0);
+        expect(Number.isInteger(m.transform) && m.transform >= 0 && m.transform <= 7, m.name).toBe(true);
+        if (m.activeWorkspace !== null) expect(ids.has(m.activeWorkspace), `${m.name} shows unknown workspace ${m.activeWorkspace}`).toBe(true);
+        if (m.physical && m.transform % 2 === 0) {
+          expect(Math.abs(m.physical.width / m.scale - m.geometry.width), `${m.name} logical width = physical / scale`).toBeLessThanOrEqual(1);
+        }
+      }
+      expect(d.monitors.filter((m) => m.focused)).toHaveLength(1);
+      expect(d.activeWorkspace).not.toBeNull();
+      expect(ids.has(d.activeWorkspace!)).toBe(true);
+    },
+  },
+
+  'C-SNAPSHOT-WINDOWS': {
+    async present(x) {
+      const s = await x.spawn('snapshot');
+      const d = await x.c.snapshot();
+      const w = win(d, s.address);
+      expect(w, `window ${s.address} missing from the snapshot`).toBeDefined();
+      expect(w!.pid).toBe(s.pid);
+      expect(w!.class).toBe(s.appId);
+      expect(w!.title).toBe(s.title);
+      expect(d.workspaces.some((ws) => ws.id === w!.workspace)).toBe(true);
+      expect(w!.geometry.width).toBeGreaterThan(0);
+      expect(w!.geometry.height).toBeGreaterThan(0);
+      if (w!.visible) {
+        const cx = w!.geometry.x + w!.geometry.width / 2;
+        const cy = w!.geometry.y + w!.geometry.height / 2;
+        const on = d.monitors.some((m) => cx >= m.geometry.x && cy >= m.geometry.y && cx < m.geometry.x + m.geometry.width && cy < m.geometry.y + m.geometry.height);
+        expect(on, `visible window centre ${cx},${cy} is on no monitor`).toBe(true);
+      }
+      expect(new Set(d.windows.map((ww) => ww.address)).size).toBe(d.windows.length);
+    },
+  },
+
+  'C-SNAPSHOT-ACTIVE': {
+    async present(x) {
+      await x.spawn('active');
+      const d = await x.c.snapshot();
+      const focused = d.windows.filter((w) => w.focused);
+      expect(focused.length).toBeLessThanOrEqual(1);
+      expect(d.activeWindow).toBe(focused[0]?.address ?? null);
+    },
+  },
+
+  'C-EVENTS-OPEN-CLOSE': {
+    async present(x) {
+      const sub = await x.c.subscribe();
+      x.later(async () => sub.close());
+      const s = await x.spawn('events');
+      await nextMatching(sub, `window_open ${s.address}`, (e) => e.type === 'window_open' && e.address === s.address);
+      process.kill(s.pid, 'SIGTERM');
+      await nextMatching(sub, `window_close ${s.address}`, (e) => e.type === 'window_close' && e.address === s.address);
+    },
+    async absent({ c }) {
+      await expectUnsupported(c.subscribe(), 'subscribe()');
+    },
+  },
+
+  'C-EVENTS-RECONNECT': {
+    async present(x) {
+      if (!x.env.dropEvents) throw new Error('the target declares events but cannot drop the event connection; give it a dropEvents()');
+      const sub = await x.c.subscribe();
+      x.later(async () => sub.close());
+      await x.env.dropEvents();
+      const s = await x.spawn('reconnect');
+      await nextMatching(sub, `window_open ${s.address} after the drop`, (e) => e.type === 'window_open' && e.address === s.address, 10000);
+    },
+    async absent({ c }) {
+      await expectUnsupported(c.subscribe(), 'subscribe()');
+    },
+  },
+
+  'C-FOCUS': {
+    async present(x) {
+      const a = await x.spawn('focus-a');
+      const b = await x.spawn('focus-b');
+      await x.c.focusWindow(a.address);
+      await until(`${a.address} active`, async () => (await x.c.snapshot()).activeWindow === a.address);
+      await x.c.focusWindow(b.address);
+      await until(`${b.address} active`, async () => (await x.c.snapshot()).activeWindow === b.address);
+    },
+    async absent(x) {
+      const a = await x.spawn('focus');
+      await expectUnsupported(x.c.focusWindow(a.address), 'focusWindow()');
+    },
+  },
+
+  'C-WORKSPACE': {
+    async present(x) {
+      const before = activeWsName(await x.c.snapshot());
+      await restoreWorkspace(x);
+      await x.c.switchWorkspace(x.env.spareWorkspace);
+      await until(`workspace ${x.env.spareWorkspace} active`, async () => activeWsName(await x.c.snapshot()) === x.env.spareWorkspace);
+      await x.c.switchWorkspace(before!);
+      await until(`workspace ${before} active again`, async () => activeWsName(await x.c.snapshot()) === before);
+    },
+    async absent(x) {
+      await expectUnsupported(x.c.switchWorkspace(x.env.spareWorkspace), 'switchWorkspace()');
+    },
+  },
+
+  'C-MOVE-SILENT': {
+    async present(x) {
+      const a = await x.spawn('move');
+      const before = await x.c.snapshot();
+      await x.c.moveToWorkspace(a.address, x.env.spareWorkspace, true);
+      const d = await until(`${a.address} on ${x.env.spareWorkspace}`, async () => {
+        const s = await x.c.snapshot();
+        const w = win(s, a.address);
+        return w && wsName(s, w.workspace) === x.env.spareWorkspace ? s : null;
+      });
+      expect(activeWsName(d)).toBe(activeWsName(before));
+    },
+    async absent(x) {
+      const a = await x.spawn('move');
+      await expectUnsupported(x.c.moveToWorkspace(a.address, x.env.spareWorkspace, true), 'moveToWorkspace()');
+    },
+  },
+
+  'C-CLOSE-AWAIT': {
+    async present(x) {
+      const a = await x.spawn('close');
+      const t0 = Date.now();
+      const out = await x.c.closeWindow(a.address, 4000);
+      expect(out.status).toBe('closed');
+      expect(Date.now() - t0).toBeLessThan(4000);
+      expect(win(await x.c.snapshot(), a.address)).toBeUndefined();
+    },
+    async absent(x) {
+      const a = await x.spawn('close');
+      await expectUnsupported(x.c.closeWindow(a.address, 1000), 'closeWindow()');
+    },
+  },
+
+  'C-FULLSCREEN': {
+    async present(x) {
+      const a = await x.spawn('fullscreen');
+      await x.c.toggleFullscreen(a.address);
+      await until('fullscreen on', async () => win(await x.c.snapshot(), a.address)?.fullscreen === true);
+      await x.c.toggleFullscreen(a.address);
+      await until('fullscreen off', async () => win(await x.c.snapshot(), a.address)?.fullscreen === false);
+    },
+    async absent(x) {
+      const a = await x.spawn('fullscreen');
+      await expectUnsupported(x.c.toggleFullscreen(a.address), 'toggleFullscreen()');
+    },
+  },
+
+  'C-FLOATING': {
+    async present(x) {
+      const a = await x.spawn('floating');
+      const before = win(await x.c.snapshot(), a.address)!.floating;
+      await x.c.toggleFloating(a.address);
+      await until('floating flipped', async () => win(await x.c.snapshot(), a.address)?.floating === !before);
+      await x.c.toggleFloating(a.address);
+      await until('floating restored', async () => win(await x.c.snapshot(), a.address)?.floating === before);
+    },
+    async absent(x) {
+      const a = await x.spawn('floating');
+      await expectUnsupported(x.c.toggleFloating(a.address), 'toggleFloating()');
+    },
+  },
+
+  'C-CURSOR-SET': {
+    async present({ c }) {
+      const d = await c.snapshot();
+      for (const m of d.monitors) {
+        const p = { x: Math.round(m.geometry.x + m.geometry.width / 3), y: Math.round(m.geometry.y + m.geometry.height / 3) };
+        await c.moveCursor(p);
+        const cur = (await c.snapshot()).cursor;
+        expect(cur, `cursor after moving to ${p.x},${p.y} on ${m.name}`).not.toBeNull();
+        expect(Math.abs(cur!.x - p.x)).toBeLessThanOrEqual(1);
+        expect(Math.abs(cur!.y - p.y)).toBeLessThanOrEqual(1);
+        expect(cur!.source).toBe(c.capabilities.has('cursor.read') ? 'compositor' : 'hypruse');
+      }
+    },
+    async absent({ c }) {
+      await expectUnsupported(c.moveCursor({ x: 10, y: 10 }), 'moveCursor()');
+    },
+  },
+
+  'C-CURSOR-READ': {
+    async present({ c }) {
+      const cur = (await c.snapshot()).cursor;
+      expect(cur).not.toBeNull();
+      expect(cur!.source).toBe('compositor');
+    },
+    async absent({ c }) {
+      const cur = (await c.snapshot()).cursor;
+      expect(cur === null || cur.source === 'hypruse', `a compositor that cannot read the cursor reported ${JSON.stringify(cur)}`).toBe(true);
+    },
+  },
+
+  'C-LAUNCH-OWN-WINDOW': {
+    async present(x) {
+      await restoreWorkspace(x);
+      const launching = x.c.launch(x.env.launchCommand, { workspace: x.env.spareWorkspace, timeoutMs: 12000 });
+      // a stranger window opening at the same time must not be taken for the launched one
+      const decoy = await x.spawn('decoy');
+      const res = await launching;
+      expect(res.pid).toEqual(expect.any(Number));
+      expect(res.window, res.note ?? 'no window').not.toBeNull();
+      x.track(res.window!.address);
+      expect(res.window!.address).not.toBe(decoy.address);
+      const d = await until('launched window on the spare workspace', async () => {
+        const s = await x.c.snapshot();
+        const w = win(s, res.window!.address);
+        return w && wsName(s, w.workspace) === x.env.spareWorkspace ? s : null;
+      });
+      expect(win(d, res.window!.address)!.pid).not.toBe(decoy.pid);
+    },
+    async absent({ c, env }) {
+      await expectUnsupported(c.launch(env.launchCommand, { timeoutMs: 1000 }), 'launch()');
+    },
+  },
+
+  'C-LAUNCH-TIMEOUT': {
+    async present(x) {
+      const t0 = Date.now();
+      const res = await x.c.launch('sleep 4', { timeoutMs: 700 });
+      const ms = Date.now() - t0;
+      if (res.pid) x.later(async () => {
+        try {
+          process.kill(-res.pid!, 'SIGTERM');
+        } catch {
+          /* already gone */
+        }
+      });
+      expect(res.window).toBeNull();
+      expect(ms).toBeGreaterThanOrEqual(600);
+      expect(ms).toBeLessThan(3000);
+    },
+    async absent({ c }) {
+      await expectUnsupported(c.launch('sleep 1', { timeoutMs: 500 }), 'launch()');
+    },
+  },
+
+  'C-BINDS': {
+    async present({ c }) {
+      const binds = await c.binds();
+      expect(Array.isArray(binds)).toBe(true);
+      expect(binds.length, 'the target desktop configures key bindings').toBeGreaterThan(0);
+      for (const b of binds) {
+        expect(typeof b.combo === 'string' && b.combo.length > 0, JSON.stringify(b)).toBe(true);
+        expect(typeof b.action, JSON.stringify(b)).toBe('string');
+        expect(typeof b.arg, JSON.stringify(b)).toBe('string');
+      }
+    },
+    async absent({ c }) {
+      await expectUnsupported(c.binds(), 'binds()');
+    },
+  },
+
+  'C-RUN-BIND': {
+    async present(x) {
+      await restoreWorkspace(x);
+      await x.c.switchWorkspace(x.env.spareWorkspace).catch(() => {});
+      const before = activeWsName(await x.c.snapshot());
+      const own = x.c.capabilities.has('binds') ? (await x.c.binds()).find((b) => b.action === 'workspace' && !b.lua && !b.mode) : undefined;
+      const bind = own ?? { combo: 'contract', action: 'workspace', arg: '1' };
+      const out = await x.c.runBind(bind);
+      expect(typeof out).toBe('string');
+      await until(`workspace to change from ${before} after running ${bind.combo}`, async () => activeWsName(await x.c.snapshot()) !== before);
+    },
+    async absent({ c }) {
+      await expectUnsupported(c.runBind({ combo: 'contract', action: 'workspace', arg: '1' }), 'runBind()');
+    },
+  },
+
+  'C-LOCK-READ': {
+    async present({ c }) {
+      expect(typeof (await c.locked())).toBe('boolean');
+    },
+    async absent({ c }) {
+      const v = await c.locked().catch((e: unknown) => (e instanceof HypruseError && e.category === 'unsupported' ? null : Promise.reject(e)));
+      expect(v).toBeNull();
+    },
+  },
+
+  'C-LAYERS': {
+    async present({ c }) {
+      const layers = (await c.snapshot()).layers;
+      expect(Array.isArray(layers)).toBe(true);
+      for (const l of layers!) expect(typeof l.namespace).toBe('string');
+    },
+    async absent({ c }) {
+      expect((await c.snapshot()).layers).toBeNull();
+    },
+  },
+
+  'C-TAG': {
+    async present(x) {
+      const a = await x.spawn('tag');
+      await x.c.tagWindow(a.address, 'hypruse-contract');
+      await until('tag visible in extra', async () => JSON.stringify(win(await x.c.snapshot(), a.address)?.extra ?? {}).includes('hypruse-contract'));
+    },
+    async absent(x) {
+      const a = await x.spawn('tag');
+      await expectUnsupported(x.c.tagWindow(a.address, 'hypruse-contract'), 'tagWindow()');
+    },
+  },
+
+  'C-NOTIFY': {
+    async present({ c }) {
+      await c.notify('hypruse contract test', 500);
+    },
+    async absent({ c }) {
+      await expectUnsupported(c.notify('hypruse contract test', 500), 'notify()');
+    },
+  },
+
+  'C-BAD-ADDRESS': {
+    async present(x) {
+      let t0 = Date.now();
+      await expectTyped(x.c.focusWindow('not an address!'), (e) => e.code === 'usage.address', 'malformed address');
+      expect(Date.now() - t0).toBeLessThan(2000);
+      const a = await x.spawn('gone');
+      await x.c.closeWindow(a.address, 3000).catch(() => process.kill(a.pid, 'SIGTERM'));
+      await until(`${a.address} gone`, async () => !win(await x.c.snapshot(), a.address));
+      t0 = Date.now();
+      const method = x.c.capabilities.has('focus') ? x.c.focusWindow(a.address) : x.c.closeWindow(a.address, 500);
+      await expectTyped(method, (e) => e.code === 'not_found.window' || e.category === 'unsupported', 'closed window');
+      expect(Date.now() - t0).toBeLessThan(2000);
+    },
+  },
+
+  'C-BAD-WORKSPACE': {
+    async present(x) {
+      const bad = 'bad"\n; name';
+      const ok = (e: HypruseError) => e.category === 'usage' || e.code === 'not_found.workspace' || e.category === 'unsupported';
+      const t0 = Date.now();
+      const before = activeWsName(await x.c.snapshot());
+      await expectTyped(x.c.switchWorkspace(bad), ok, 'switchWorkspace(bad)');
+      const a = await x.spawn('badws');
+      await expectTyped(x.c.moveToWorkspace(a.address, bad, true), ok, 'moveToWorkspace(bad)');
+      expect(Date.now() - t0).toBeLessThan(8000);
+      const d = await x.c.snapshot();
+      expect(d.workspaces.some((w) => w.name.includes('bad'))).toBe(false);
+      expect(activeWsName(d)).toBe(before);
+    },
+  },
+};
+
+// ------------------------------------------------------------------ registration
+
+for (const t of targets) {
+  const reason = unavailable.get(t.id) ?? null;
+  if (reason) {
+    if (process.env.CI) {
+      it(`contract target ${t.id} is available`, () => {
+        throw new Error(`CI requires the ${t.id} contract target, but it is unavailable: ${reason}`);
+      });
+    } else {
+      const bar = '!'.repeat(78);
+      process.stderr.write(`\n${bar}\n!! SKIPPING the ${t.id} compositor contract: ${reason}\n${bar}\n\n`);
+    }
+  }
+
+  describe.skipIf(reason !== null)(`contract: ${t.id}`, () => {
+    let env: ContractEnv | null = null;
+    let cleanups: Array<() => Promise<unknown>> = [];
+    let seq = 0;
+
+    beforeAll(async () => {
+      env = await t.start();
+    }, 60000);
+    afterAll(async () => {
+      await env?.stop();
+    }, 60000);
+    afterEach(async () => {
+      for (const fn of cleanups.reverse()) {
+        try {
+          await fn();
+        } catch {
+          /* best effort */
+        }
+      }
+      cleanups = [];
+    }, 30000);
+
+    const ctx = (): Ctx => {
+      const e = env!;
+      const track = (address: string) => cleanups.push(() => e.compositor.closeWindow(address, 1500).catch(() => undefined));
+      return {
+        env: e,
+        c: e.compositor,
+        track,
+        later: (fn) => cleanups.push(fn),
+        async spawn(tag, opts = {}) {
+          const n = ++seq;
+          const appId = `hypruse.contract.${tag}`;
+          const title = `contract ${tag} ${n}`;
+          const s = await e.spawnWindow({ appId, title, ...opts });
+          cleanups.push(async () => {
+            await e.compositor.closeWindow(s.address, 1500).catch(() => undefined);
+            try {
+              process.kill(s.pid, 0);
+              process.kill(s.pid, 'SIGTERM');
+            } catch {
+              /* gone */
+            }
+          });
+          return { ...s, appId, title };
+        },
+      };
+    };
+
+    for (const r of REQUIREMENTS) {
+      cited.add(r.id);
+      const check = CHECKS[r.id];
+      it(`${r.id} ${r.description}`, async () => {
+        const x = ctx();
+        const declared = r.capability === null || x.c.capabilities.has(r.capability);
+        if (declared) {
+          await check.present(x);
+        } else {
+          expect(check.absent, `${r.id} has no absent-capability check`).toBeDefined();
+          await check.absent!(x);
+        }
+      }, 45000);
+    }
+  });
+}
+
+describe('contract suite', () => {
+  it('coverage: every requirement id is cited by a test of every target, and every cited id is a requirement', () => {
+    expect(targets.length).toBeGreaterThan(0);
+    expect([...cited].sort()).toEqual([...REQUIREMENT_IDS].sort());
+    for (const id of REQUIREMENT_IDS) expect(CHECKS[id], id).toBeDefined();
+    for (const r of REQUIREMENTS) if (r.capability !== null) expect(CHECKS[r.id].absent, `${r.id} needs an absent-capability check`).toBeDefined();
+  });
+});
