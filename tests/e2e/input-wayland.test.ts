@@ -86,7 +86,7 @@ describe.skipIf(!desk)('WaylandInput on headless sway', () => {
     latencies.push(performance.now() - t0);
     // OK prints the (empty) entry text and a newline; Cancel would print nothing.
     expect(await zenityAnswer(app)).toBe('\n');
-    process.stderr.write(`input e2e: click (press, 20 ms, release, round trips) ${latencies[0].toFixed(1)} ms\n`);
+    process.stderr.write(`input e2e: first click (device creation + settle, press, 20 ms, release) ${latencies[0].toFixed(1)} ms\n`);
   });
 
   it(`types ${JSON.stringify(TEXT)} exactly into a GTK entry, 20 times in a row`, async () => {

@@ -242,8 +242,11 @@ export class AtspiBus {
     } catch (err) {
       die('connect failed');
       if (err instanceof HypruseError && err.code === 'error.a11y' && !deadline.fired) {
-        throw new HypruseError('error.a11y', `cannot connect to ${label} at ${address}: ${err.message.replace(/^.*closed: /, '')}`, {
-          hint: 'D-Bus authenticates by user id: run hypruse as the desktop user, inside its session.',
+        const why = err.message.replace(/^.*closed: /, '');
+        throw new HypruseError('error.a11y', `cannot connect to ${label} at ${address}: ${why}`, {
+          hint: /ENOENT|ECONNREFUSED/.test(why)
+            ? 'No bus listens there: run hypruse inside the desktop session, or pass its DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR.'
+            : 'The bus refused the connection; D-Bus authenticates by user id: run hypruse as the desktop user.',
           cause: err,
         });
       }

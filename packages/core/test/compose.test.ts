@@ -58,4 +58,11 @@ describe('trust-layer onion', () => {
     const weird: TrustLayer = { name: 'w', order: 1, appliesTo: () => { throw new Error('?'); }, async handle() { throw new TrustError({ layer: 'w', reason: 'x' }); } };
     await expect(composeLayers([weird], async () => ok)(call())).rejects.toThrow(/w: x/);
   });
+
+  it('a plain error from the handler passes through layers unchanged (it is not a refusal)', async () => {
+    const wrap: TrustLayer = { name: 'wrap', order: 1, async handle(_c, next) { return next(); } };
+    const boom = new RangeError('handler broke');
+    const err = await composeLayers([wrap], async () => { throw boom; })(call()).catch((e) => e);
+    expect(err).toBe(boom);
+  });
 });

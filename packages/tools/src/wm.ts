@@ -41,7 +41,8 @@ export const wmTool = defineTool({
     let target: string | null = null;
     if (args.action !== 'workspace') target = findWindow(await snapshot(ctx), args.target || 'active').address;
     const what = args.action === 'workspace' ? `switch to workspace ${args.workspace}` : args.action === 'move_window' ? `move ${target} to workspace ${args.workspace}` : `${args.action.replace('_', ' ')} ${target}`;
-    return { summary: what, input: 'none', windows: target ? [target] : [], ...(args.workspace ? { workspace: args.workspace } : {}) };
+    const onFocused = (args.action === 'fullscreen' || args.action === 'toggle_floating') && (!args.target || args.target === 'active');
+    return { summary: what, input: 'none', windows: target ? [target] : [], ...(onFocused ? { focusedWindow: true } : {}), ...(args.workspace ? { workspace: args.workspace } : {}) };
   },
   async handle(args, ctx) {
     check(args);

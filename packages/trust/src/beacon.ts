@@ -172,7 +172,7 @@ function actionOf(tool: string, args: Record<string, unknown>): string {
 export function createBeaconLayer(writer: () => BeaconWriter = () => beaconWriter()): TrustLayer {
   return {
     name: 'beacon',
-    order: TRUST_ORDER.journal + 1,
+    order: TRUST_ORDER.beacon,
     appliesTo: (call) => call.parent === null,
     async handle(call, next) {
       const w = writer();

@@ -478,9 +478,9 @@ describe('layer table', () => {
   it('every built-in layer takes its order from TRUST_ORDER', async () => {
     const { ALL_LAYERS } = await import('../src/index.js');
     for (const l of ALL_LAYERS) {
-      const key = l.name === 'beacon' ? 'journal' : (l.name as keyof typeof TRUST_ORDER);
+      const key = l.name as keyof typeof TRUST_ORDER;
       expect(TRUST_ORDER[key], l.name).toBeDefined();
-      expect(l.order).toBe(l.name === 'beacon' ? TRUST_ORDER.journal + 1 : TRUST_ORDER[key]);
+      expect(l.order).toBe(TRUST_ORDER[key]);
     }
     expect(new Set(ALL_LAYERS.map((l) => l.name)).size).toBe(ALL_LAYERS.length);
   });

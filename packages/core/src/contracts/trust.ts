@@ -44,6 +44,7 @@ export interface TrustLayer {
 /** The one table of trust-layer order (outermost first). */
 export const TRUST_ORDER = {
   journal: 10,
+  beacon: 15,
   readonly: 20,
   lock: 30,
   auth: 40,

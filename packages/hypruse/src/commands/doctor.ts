@@ -14,7 +14,7 @@ const USAGE = 'hypruse doctor [--json]';
 /** Budget of session creation (config, plugins, compositor detection). */
 const SESSION_TIMEOUT_MS = 1500;
 /** Budget of one check; checks run concurrently once the session is up, so the whole run stays under 5 s. */
-const CHECK_TIMEOUT_MS = 2500;
+const CHECK_TIMEOUT_MS = 2000;
 
 /** One line of the report. */
 export interface CheckResult {

@@ -84,7 +84,10 @@ function readJson(file: string): { ok: true; value: Obj } | { ok: false; reason:
   return { ok: true, value };
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
+/** Runs a client's own CLI (claude mcp add); replaced in tests. */
+export type Runner = (cmd: string, args: string[], env: NodeJS.ProcessEnv) => Promise<{ code: number | null; out: string }>;
+
+export function spawnRunner(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -105,7 +108,7 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ cod
   });
 }
 
-function claudeCode(home: string, env: NodeJS.ProcessEnv): InitItem {
+function claudeCode(home: string, env: NodeJS.ProcessEnv, run: Runner): InitItem {
   const client = 'Claude Code';
   const command = `claude ${CLAUDE_CODE_ARGS.join(' ')}`;
   const bin = which('claude', env);
@@ -208,8 +211,8 @@ function codex(home: string, env: NodeJS.ProcessEnv): InitItem {
 }
 
 /** What init would do for each known MCP client, read from the files under `home`. */
-export function planInit(home: string, env: NodeJS.ProcessEnv): InitItem[] {
-  return [claudeCode(home, env), claudeDesktop(home), codex(home, env)];
+export function planInit(home: string, env: NodeJS.ProcessEnv, run: Runner = spawnRunner): InitItem[] {
+  return [claudeCode(home, env, run), claudeDesktop(home), codex(home, env)];
 }
 
 export function formatItem(i: InitItem): string {
@@ -226,71 +229,85 @@ async function ask(question: string): Promise<boolean> {
   }
 }
 
+export interface InitIO {
+  env: NodeJS.ProcessEnv;
+  out(line: string): void;
+  /** Ask a yes/no question; null when there is no terminal to ask at. */
+  ask: ((question: string) => Promise<boolean>) | null;
+  run?: Runner;
+}
+
 /**
  * Register hypruse with the MCP clients found under HOME (Claude Code,
  * Claude Desktop, Codex), offer the agent skill, then run doctor. Shows
  * every change first; applies with --yes or after a yes at a terminal;
  * otherwise changes nothing. Never overwrites an existing entry; backs up
- * every file it edits; idempotent.
+ * every file it edits; idempotent. Returns the exit code.
  */
+export async function runInit(flags: InitFlags, io: InitIO): Promise<number> {
+  const { env, out } = io;
+  const home = env.HOME;
+  if (!home) throw new UsageError('HOME is not set; init edits the MCP client files under it', { code: 'usage.config' });
+  const ask = flags.yes || flags.dryRun ? null : io.ask;
+
+  const items = planInit(home, env, io.run);
+  out('MCP clients:');
+  for (const i of items) out(formatItem(i));
+  out(`  any other stdio client: command "npx", args ["-y", "hypruse"], e.g. ${GENERIC_SNIPPET}`);
+  let failed = items.some((i) => i.status === 'invalid');
+
+  const todo = items.filter((i) => i.status === 'add');
+  let apply = false;
+  if (!todo.length) out('nothing to change: every client found is registered already');
+  else if (flags.dryRun) out(`dry run: ${todo.length} change${todo.length === 1 ? '' : 's'} shown, nothing changed`);
+  else if (flags.yes) apply = true;
+  else if (ask) apply = await ask(`Apply ${todo.length === 1 ? 'this change' : `these ${todo.length} changes`}?`);
+  else out('nothing changed (not a terminal): run `hypruse init --yes` to apply');
+  if (apply) {
+    for (const i of todo) {
+      try {
+        out(`  ${i.client}: ${await i.apply!()}`);
+      } catch (err) {
+        failed = true;
+        const e = toHypruseError(err);
+        out(`  ${i.client}: FAILED: ${e.message}${e.hint ? ` (${e.hint})` : ''}`);
+      }
+    }
+  }
+
+  // the agent skill, for agents that run shell commands
+  if (isSkillInstalled(home)) out(`agent skill: installed at ${skillHome(home)} (refresh: hypruse skill install)`);
+  else if (flags.dryRun || (!flags.yes && !ask)) out('agent skill: not installed; `hypruse skill install` teaches shell-running agents the verbs');
+  else if (flags.yes || (await ask!('Install the agent skill (teaches shell-running agents the hypruse verbs)?'))) {
+    try {
+      for (const c of installSkill({ home })) out(`  skill ${formatChange(c)}`);
+    } catch (err) {
+      failed = true;
+      out(`  skill: FAILED: ${toHypruseError(err).message}`);
+    }
+  }
+
+  if (flags.doctor) {
+    out('');
+    out('hypruse doctor:');
+    const report = await runDoctor({ env, onResult: (r) => out(formatResult(r)) });
+    out(report.ok ? 'doctor: all checks passed' : 'doctor: some checks failed (see the fixes above)');
+  }
+  return failed ? 1 : 0;
+}
+
 export const initCommand: Command = {
   name: 'init',
   summary: 'register hypruse with the MCP clients found (Claude Code, Claude Desktop, Codex), offer the skill, run doctor',
   usage: USAGE,
   async run(argv) {
-    let failed = false;
     try {
       const flags = parseInitFlags(argv);
-      const env = process.env;
-      const home = env.HOME;
-      if (!home) throw new UsageError('HOME is not set; init edits the MCP client files under it', { code: 'usage.config' });
-      const out = (s: string) => process.stdout.write(`${s}\n`);
-      const interactive = Boolean(process.stdin.isTTY) && !flags.yes && !flags.dryRun;
-
-      const items = planInit(home, env);
-      out('MCP clients:');
-      for (const i of items) out(formatItem(i));
-      out(`  any other stdio client: command "npx", args ["-y", "hypruse"], e.g. ${GENERIC_SNIPPET}`);
-      failed = items.some((i) => i.status === 'invalid');
-
-      const todo = items.filter((i) => i.status === 'add');
-      let apply = false;
-      if (!todo.length) out('nothing to change: every client found is registered already');
-      else if (flags.dryRun) out(`dry run: ${todo.length} change${todo.length === 1 ? '' : 's'} shown, nothing changed`);
-      else if (flags.yes) apply = true;
-      else if (interactive) apply = await ask(`Apply ${todo.length === 1 ? 'this change' : `these ${todo.length} changes`}?`);
-      else out('nothing changed (not a terminal): run `hypruse init --yes` to apply');
-      if (apply) {
-        for (const i of todo) {
-          try {
-            out(`  ${i.client}: ${await i.apply!()}`);
-          } catch (err) {
-            failed = true;
-            const e = toHypruseError(err);
-            out(`  ${i.client}: FAILED: ${e.message}${e.hint ? ` (${e.hint})` : ''}`);
-          }
-        }
-      }
-
-      // the agent skill, for agents that run shell commands
-      if (isSkillInstalled(home)) out(`agent skill: installed at ${skillHome(home)} (refresh: hypruse skill install)`);
-      else if (flags.dryRun || (!flags.yes && !interactive)) out('agent skill: not installed; `hypruse skill install` teaches shell-running agents the verbs');
-      else if (flags.yes || (await ask('Install the agent skill (teaches shell-running agents the hypruse verbs)?'))) {
-        try {
-          for (const c of installSkill({ home })) out(`  skill ${formatChange(c)}`);
-        } catch (err) {
-          failed = true;
-          out(`  skill: FAILED: ${toHypruseError(err).message}`);
-        }
-      }
-
-      if (flags.doctor) {
-        out('');
-        out('hypruse doctor:');
-        const report = await runDoctor({ onResult: (r) => out(formatResult(r)) });
-        out(report.ok ? 'doctor: all checks passed' : 'doctor: some checks failed (see the fixes above)');
-      }
-      return failed ? 1 : 0;
+      return await runInit(flags, {
+        env: process.env,
+        out: (s) => process.stdout.write(`${s}\n`),
+        ask: process.stdin.isTTY ? ask : null,
+      });
     } catch (err) {
       const e = toHypruseError(err);
       process.stderr.write(`hypruse: ${errorText(e)}\n`);

@@ -1,5 +1,6 @@
 import { createMcpServer, serveStdio } from '@hypruse/core/mcp';
 import { errorText, toHypruseError } from '@hypruse/core';
+import { beaconWriter, installMarkRule, journalSessionStart, journalSessionStop } from '@hypruse/trust';
 import { createSession, releaseInput, type Session } from '../session.js';
 import { VERSION } from '../version.js';
 import type { Command } from './types.js';
@@ -13,7 +14,7 @@ function installShutdown(session: Session): void {
     if (stopping) return;
     stopping = true;
     await releaseInput(session.container);
-    await Promise.race([session.dispose(), new Promise((r) => setTimeout(r, 1500))]);
+    await Promise.race([Promise.all([session.dispose(), journalSessionStop(session.config, VERSION)]), new Promise((r) => setTimeout(r, 1500))]);
     process.exit(code);
   };
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void stop(0));
@@ -38,6 +39,9 @@ export const serveCommand: Command = {
     }
     active = session;
     installShutdown(session);
+    await journalSessionStart(session.config, VERSION);
+    beaconWriter().announce(session.config, 'mcp');
+    if (session.config.mark && session.compositor.id !== 'none') void installMarkRule(session.compositor, session.logger);
     if (session.selection && !session.selection.factory) {
       session.logger.warn(`no compositor found; tools will explain: ${session.selection.reasons.map((r) => `${r.id}: ${r.reason}`).join('; ')}`);
     }
@@ -50,6 +54,7 @@ export const serveCommand: Command = {
     });
     await serveStdio(server);
     await releaseInput(session.container);
+    await journalSessionStop(session.config, VERSION);
     await session.dispose();
     return 0;
   },

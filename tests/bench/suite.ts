@@ -1,0 +1,343 @@
+/**
+ * The benchmark suite (not a test): every tool path that matters, measured
+ * in process through a real session (createSession, the same container,
+ * trust layers and pipeline as the server) and end to end through the built
+ * server over stdio, each beside the baseline a user would otherwise have
+ * (process-per-request IPC, grim's own encoders, a busctl walk).
+ *
+ * Normally started by `npm run bench` (tests/bench/run.mjs), which brings up
+ * a private desktop and tears it down. Alone, against a running harness
+ * desktop (HYPRUSE_DESKTOP_DIR selects it):
+ *   node --conditions=@hypruse/source --import tsx tests/bench/suite.ts [--runs 15] [--busctl-runs 1] [--out FILE] [--docs FILE]
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createSession, type Session } from 'hypruse';
+import { desktopEnv, launchFixture, resetDesktop, swayNodes, type DesktopEnv } from '../support/desktop.js';
+import { BIN } from '../support/server.js';
+// @ts-expect-error plain ESM script without types
+import { a11yBusAddress, busctlWalk } from './a11y-busctl.mjs';
+import { measure, sleep, stats, type Stats } from './lib/measure.js';
+import { machine, ratio, table, type Row } from './lib/report.js';
+import { spawnServer } from './lib/stdio.js';
+import { compileOneshot, startSimulator } from './lib/hyprland.js';
+import { SNAPSHOT_QUERIES, buildBatch } from '@hypruse/compositor-hyprland';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '../..');
+const run = promisify(execFile);
+
+const arg = (name: string, def: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : def;
+};
+const RUNS = Number(arg('runs', '15'));
+const BUSCTL_RUNS = Number(arg('busctl-runs', '1'));
+const OUT = arg('out', join(root, 'bench-results.md'));
+const DOCS = arg('docs', join(root, 'docs/benchmarks.md'));
+const few = Math.max(3, Math.round(RUNS / 2));
+const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
+
+const desk = await desktopEnv();
+if (!desk) {
+  log('no test desktop is running: use `npm run bench`, or start one with `npm run desktop -- start`');
+  process.exit(1);
+}
+const deskEnv: DesktopEnv = desk;
+const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: 'C.UTF-8' };
+const sessionEnv = { ...baseEnv, ...deskEnv };
+const sock = deskEnv.SWAYSOCK;
+const swaymsg = (...a: string[]) => run('swaymsg', ['-s', sock, ...a], { timeout: 10000, maxBuffer: 1 << 26 });
+const shotDir = mkdtempSync(join(tmpdir(), 'hypruse-bench-shots-'));
+const rows: Row[] = [];
+const t0 = Date.now();
+const startedMachine = machine();
+
+/** Measure one row; a failure becomes a row saying so instead of ending the run. */
+async function row(r: Omit<Row, 'ours'>, ours: () => Promise<Stats | null>, baseline?: () => Promise<Stats | null>): Promise<void> {
+  log(`${r.group}: ${r.path}`);
+  const out: Row = { ...r, ours: null };
+  try {
+    out.ours = await ours();
+  } catch (e) {
+    out.error = (e as Error).message.split('\n')[0].slice(0, 160);
+  }
+  if (r.baseline && baseline) {
+    try {
+      out.baseline = { name: r.baseline.name, stats: await baseline() };
+    } catch (e) {
+      out.baseline = { name: `${r.baseline.name} (failed: ${(e as Error).message.split('\n')[0].slice(0, 80)})`, stats: null };
+    }
+  }
+  rows.push(out);
+}
+
+const under = (ms: number) => (r: Row) => Boolean(r.ours && r.ours.median < ms);
+const faster = (x: number) => (r: Row) => (ratio(r) ?? 0) >= x;
+
+async function call(s: Session, tool: string, args: Record<string, unknown> = {}) {
+  return s.pipeline.call(tool, args);
+}
+
+// ---------------------------------------------------------------- the desktop
+log(`machine: ${startedMachine}`);
+await resetDesktop();
+const wf = await launchFixture('widget-factory', { workspace: '1' });
+const entry = await launchFixture('zenity-entry', { workspace: '2' });
+const nodes = await swayNodes();
+const wfNode = nodes.find((n) => n.pid === wf.pid)!;
+const entryNode = nodes.find((n) => n.pid === entry.pid)!;
+const wfAddr = String(wfNode.id);
+const entryAddr = String(entryNode.id);
+const wfRect = { x: wfNode.rect.x + (wfNode.window_rect?.x ?? 0), y: wfNode.rect.y + (wfNode.window_rect?.y ?? 0), w: wfNode.window_rect?.width ?? wfNode.rect.width, h: wfNode.window_rect?.height ?? wfNode.rect.height };
+// a blank spot of the entry dialog (below its text field, left of its buttons): clicking there changes nothing
+const entryRect = entryNode.rect;
+const blank = { x: entryRect.x + 40, y: entryRect.y + Math.round(entryRect.height * 0.6) };
+
+const session = await createSession({ source: 'mcp', noFile: true, env: sessionEnv });
+if (session.compositor.id !== 'sway') throw new Error(`expected the sway plugin, got ${session.compositor.id}`);
+
+// ---------------------------------------------------------------- compositor (sway)
+await row(
+  { group: 'sway', path: '`desktop` (in process)', baseline: { name: 'swaymsg ×3 spawns (get_tree, get_outputs, get_workspaces)', stats: null }, target: { text: '< 5 ms and ≥ 5x swaymsg', met: (r) => under(5)(r) && faster(5)(r) } },
+  () => measure(() => call(session, 'desktop'), { runs: RUNS * 2, warmup: 5 }),
+  () => measure(async () => {
+    for (const t of ['get_tree', 'get_outputs', 'get_workspaces']) JSON.parse((await swaymsg('-r', '-t', t)).stdout);
+  }, { runs: RUNS }),
+);
+let flip = 0;
+await row(
+  { group: 'sway', path: '`wm` focus_window (alternating two windows)', baseline: { name: 'swaymsg [con_id=N] focus (one spawn)', stats: null } },
+  () => measure(() => call(session, 'wm', { action: 'focus_window', target: flip++ % 2 ? wfAddr : entryAddr }), { runs: RUNS }),
+  () => measure(() => swaymsg(`[con_id=${flip++ % 2 ? wfNode.id : entryNode.id}]`, 'focus'), { runs: RUNS }),
+);
+
+// ---------------------------------------------------------------- capture
+const grim = (args: string[]) => run('grim', [...args, join(shotDir, 'grim.png')], { env: { ...process.env, ...deskEnv }, timeout: 10000 });
+const grimRect = (x: number, y: number, w: number, h: number) => ['-g', `${x},${y} ${w}x${h}`];
+const grimNote = 'grim 1.4 here is built without JPEG ("jpeg support disabled"): its baseline is PNG (-t png, level 6) in every row';
+const shotTarget = { text: '< 60 ms (1280x800)', met: under(60) };
+for (const lossless of [false, true]) {
+  const fmt = lossless ? 'PNG' : 'JPEG';
+  await row(
+    { group: 'capture', path: `\`screenshot\` monitor HEADLESS-1 1280x800, ${fmt}, file mode`, baseline: { name: 'grim -o HEADLESS-1 -t png FILE', stats: null }, target: shotTarget, note: lossless ? undefined : grimNote },
+    () => measure(() => call(session, 'screenshot', { monitor: 'HEADLESS-1', lossless }), { runs: RUNS }),
+    () => measure(() => grim(['-o', 'HEADLESS-1', '-t', 'png']), { runs: RUNS }),
+  );
+  await row(
+    { group: 'capture', path: `\`screenshot\` region 400x300, ${fmt}`, baseline: { name: 'grim -g "100,100 400x300" -t png', stats: null } },
+    () => measure(() => call(session, 'screenshot', { region: '100,100,400x300', lossless }), { runs: RUNS }),
+    () => measure(() => grim([...grimRect(100, 100, 400, 300), '-t', 'png']), { runs: RUNS }),
+  );
+  await row(
+    { group: 'capture', path: `\`screenshot\` window (widget-factory ${wfRect.w}x${wfRect.h}), ${fmt}`, baseline: { name: 'grim -g "<window geometry>" -t png', stats: null } },
+    () => measure(() => call(session, 'screenshot', { window: wfAddr, lossless }), { runs: RUNS }),
+    () => measure(() => grim([...grimRect(wfRect.x, wfRect.y, wfRect.w, wfRect.h), '-t', 'png']), { runs: RUNS }),
+  );
+}
+await row(
+  { group: 'capture', path: '`zoom` 480x360 around (640, 400), JPEG', baseline: { name: 'grim -g "400,220 480x360" -t png', stats: null }, target: { text: '< 30 ms', met: under(30) } },
+  () => measure(() => call(session, 'zoom', { x: 640, y: 400 }), { runs: RUNS }),
+  () => measure(() => grim([...grimRect(400, 220, 480, 360), '-t', 'png']), { runs: RUNS }),
+);
+
+// ---------------------------------------------------------------- accessibility
+const a11yAddress = (await a11yBusAddress({ ...process.env, ...deskEnv })) as string;
+let walk: { nodes: number; calls: number } = { nodes: 0, calls: 0 };
+let busctlStats: Stats | null = null;
+const busctlBaseline = async () => {
+  if (busctlStats) return busctlStats;
+  const xs: number[] = [];
+  for (let i = 0; i < BUSCTL_RUNS; i++) {
+    const t = performance.now();
+    walk = (await busctlWalk(a11yAddress, wf.pid)) as { nodes: number; calls: number };
+    xs.push(performance.now() - t);
+  }
+  busctlStats = stats(xs);
+  return busctlStats;
+};
+let uiCount = 0;
+await row(
+  { group: 'a11y', path: '`ui` on gtk3-widget-factory (actionable controls)', baseline: { name: 'busctl walk, one process per attribute (hypruse 0.9.3 way)', stats: null }, target: { text: '≥ 20x faster than busctl', met: faster(20) } },
+  () => measure(async () => {
+    const r = await call(session, 'ui', { window: wfAddr });
+    uiCount = (r.data?.elements as unknown[]).length;
+  }, { runs: few }),
+  busctlBaseline,
+);
+rows[rows.length - 1].note = `${uiCount} controls listed; the busctl walk visits ${walk.nodes} nodes with ${walk.calls} busctl processes`;
+await row(
+  { group: 'a11y', path: '`click_ui` "togglebutton" index 0 on gtk3-widget-factory', baseline: { name: 'busctl walk to find the control (click not included)', stats: null }, note: 'reads the tree, focuses the window, clicks through the real pointer, reads the new state back' },
+  () => measure(() => call(session, 'click_ui', { name: 'togglebutton', index: 0, window: wfAddr }), { runs: few }),
+  busctlBaseline,
+);
+
+// ---------------------------------------------------------------- input
+await call(session, 'wm', { action: 'focus_window', target: entryAddr });
+await call(session, 'pointer', { action: 'move', x: blank.x, y: blank.y });
+await row(
+  { group: 'input', path: '`pointer` click at the cursor', baseline: { name: 'swaymsg seat cursor press + release (2 spawns)', stats: null }, target: { text: '< 15 ms', met: under(15) } },
+  () => measure(() => call(session, 'pointer', { action: 'click' }), { runs: RUNS }),
+  () => measure(async () => {
+    await swaymsg('seat', 'seat0', 'cursor', 'press', 'button1');
+    await swaymsg('seat', 'seat0', 'cursor', 'release', 'button1');
+  }, { runs: RUNS }),
+);
+await row(
+  { group: 'input', path: '`pointer` click at x,y', baseline: { name: 'swaymsg seat cursor set + press + release (3 spawns)', stats: null }, note: 'includes the deliberate 20 ms settle between positioning and pressing' },
+  () => measure(() => call(session, 'pointer', { action: 'click', x: blank.x, y: blank.y }), { runs: RUNS }),
+  () => measure(async () => {
+    await swaymsg('seat', 'seat0', 'cursor', 'set', String(blank.x), String(blank.y));
+    await swaymsg('seat', 'seat0', 'cursor', 'press', 'button1');
+    await swaymsg('seat', 'seat0', 'cursor', 'release', 'button1');
+  }, { runs: RUNS }),
+);
+const TEXT = 'abcdefghij0123456789';
+await call(session, 'wm', { action: 'focus_window', target: entryAddr });
+await row(
+  { group: 'input', path: '`keyboard` type 20 chars into the zenity field (focused)', baseline: { name: 'wtype (one spawn, unverified)', stats: null }, note: 'includes reading the field back over AT-SPI to verify' },
+  () => measure(async () => {
+    const r = await call(session, 'keyboard', { action: 'type', text: TEXT });
+    if (r.data?.verified !== true) throw new Error(`typing was not verified: ${r.text[0]}`);
+  }, { runs: few }),
+  () => measure(() => run('wtype', [TEXT], { env: { ...process.env, ...deskEnv }, timeout: 10000 }), { runs: few }),
+);
+await row(
+  { group: 'input', path: "`pointer` move with then='desktop'", baseline: { name: 'swaymsg cursor set + swaymsg ×3 queries (4 spawns)', stats: null } },
+  () => measure((i) => call(session, 'pointer', { action: 'move', x: blank.x + (i & 1) * 10, y: blank.y, then: 'desktop' }), { runs: RUNS }),
+  () => measure(async (i) => {
+    await swaymsg('seat', 'seat0', 'cursor', 'set', String(blank.x + (i & 1) * 10), String(blank.y));
+    for (const t of ['get_tree', 'get_outputs', 'get_workspaces']) JSON.parse((await swaymsg('-r', '-t', t)).stdout);
+  }, { runs: RUNS }),
+);
+const steps = [0, 1, 2, 3, 4].map((k) => ({ op: 'pointer', action: 'move', x: blank.x + k * 8, y: blank.y }));
+await row(
+  { group: 'input', path: '`sequence` of 5 pointer moves (then=desktop)', baseline: { name: 'swaymsg cursor set ×5 + swaymsg ×3 queries', stats: null }, note: 'sequence waits 200 ms between steps and after the last for unexpected desktop changes (by design: it stops on them)' },
+  () => measure(async () => {
+    const r = await call(session, 'sequence', { steps });
+    if (!String(r.text[0]).includes('5/5')) throw new Error(r.text[0]);
+  }, { runs: Math.max(3, Math.round(few / 2)), warmup: 1 }),
+  () => measure(async () => {
+    for (const s of steps) await swaymsg('seat', 'seat0', 'cursor', 'set', String(s.x), String(s.y));
+    for (const t of ['get_tree', 'get_outputs', 'get_workspaces']) JSON.parse((await swaymsg('-r', '-t', t)).stdout);
+  }, { runs: few }),
+);
+await session.dispose();
+
+// ---------------------------------------------------------------- Hyprland (simulator, own process)
+const sim = await startSimulator(12);
+try {
+  const oneshot = compileOneshot();
+  const hs = await createSession({ source: 'mcp', noFile: true, env: { ...baseEnv, ...sim.env } });
+  const simEnv = { ...process.env, ...sim.env };
+  try {
+    const d = await call(hs, 'desktop');
+    const addrs = (d.data?.windows as Array<{ address: string; workspace: unknown }>).filter((w) => String(w.workspace) === '1').map((w) => w.address);
+    const batch = buildBatch(SNAPSHOT_QUERIES.map((q: string) => `j/${q}`));
+    const baseName = oneshot ? 'hyprctl-style one-shot process (compiled C), [[BATCH]] of the 6 queries' : 'node -e one-shot process, [[BATCH]]';
+    const nodeClient = `const s=require('net').createConnection(process.env.XDG_RUNTIME_DIR+'/hypr/'+process.env.HYPRLAND_INSTANCE_SIGNATURE+'/.socket.sock');let b='';s.on('connect',()=>s.write(process.argv[1]));s.on('data',d=>b+=d);s.on('close',()=>process.stdout.write(b));`;
+    const request = (req: string) => (oneshot ? run(oneshot, [req], { env: simEnv, maxBuffer: 1 << 26 }) : run(process.execPath, ['-e', nodeClient, req], { env: simEnv, maxBuffer: 1 << 26 }));
+    await row(
+      { group: 'hyprland (simulator)', path: '`desktop` (in process, 12 windows)', baseline: { name: baseName, stats: null }, target: { text: '≥ 5x the process-per-request client', met: faster(5) } },
+      () => measure(() => call(hs, 'desktop'), { runs: RUNS * 2, warmup: 5 }),
+      () => measure(() => request(batch), { runs: RUNS }),
+    );
+    let k = 0;
+    await row(
+      { group: 'hyprland (simulator)', path: '`hypr` focus_window (alternating two windows)', baseline: { name: oneshot ? 'hyprctl-style one-shot: dispatch focuswindow' : 'node -e one-shot: dispatch focuswindow', stats: null } },
+      () => measure(() => call(hs, 'hypr', { action: 'focus_window', target: addrs[k++ % 2] }), { runs: RUNS }),
+      () => measure(() => request(`dispatch focuswindow address:${addrs[k++ % 2]}`), { runs: RUNS }),
+    );
+  } finally {
+    await hs.dispose();
+  }
+} finally {
+  await sim.stop();
+}
+
+// ---------------------------------------------------------------- start-up, end to end (built server)
+const nodeFloor = () => measure(() => run(process.execPath, ['-e', '0']), { runs: few, warmup: 1 });
+let floor: Stats | null = null;
+const floorOnce = async () => (floor ??= await nodeFloor());
+const cli = (args: string[]) => new Promise<number | null>((resolve, reject) => {
+  const c = spawn(process.execPath, [BIN, ...args], { env: { ...baseEnv, ...deskEnv }, stdio: 'ignore' });
+  const t = setTimeout(() => c.kill('SIGKILL'), 15000);
+  c.on('error', reject);
+  c.on('exit', (code) => {
+    clearTimeout(t);
+    resolve(code);
+  });
+});
+await row(
+  { group: 'start-up', path: '`hypruse --version`', baseline: { name: '`node -e 0` (the floor: Node itself)', stats: null }, target: { text: '< 150 ms', met: under(150) } },
+  () => measure(async () => {
+    const code = await cli(['--version']);
+    if (code !== 0) throw new Error(`--version exited ${code}`);
+  }, { runs: few, warmup: 1 }),
+  floorOnce,
+);
+await row(
+  { group: 'start-up', path: '`hypruse pointer wiggle` (usage error, exit 2)', baseline: { name: '`node -e 0`', stats: null }, target: { text: '< 150 ms', met: under(150) } },
+  () => measure(async () => {
+    const code = await cli(['pointer', 'wiggle']);
+    if (code !== 2) throw new Error(`a usage error exited ${code}, not 2`);
+  }, { runs: few, warmup: 1 }),
+  floorOnce,
+);
+const serverEnv = { ...baseEnv, ...deskEnv };
+await row(
+  { group: 'start-up', path: 'MCP spawn to `initialize` reply (stdio)', baseline: { name: '`node -e 0`', stats: null }, target: { text: '< 250 ms', met: under(250) } },
+  () => measure(async () => {
+    const { server } = await spawnServer(BIN, serverEnv);
+    await server.close();
+  }, { runs: few, warmup: 1 }),
+  floorOnce,
+);
+// one long-lived server: a call over stdio, then its memory
+const { server } = await spawnServer(BIN, serverEnv);
+try {
+  await row(
+    { group: 'start-up', path: '`desktop` over MCP stdio (built server, round trip)', baseline: { name: 'swaymsg ×3 spawns', stats: null } },
+    () => measure(() => server.request('tools/call', { name: 'desktop', arguments: {} }), { runs: RUNS * 2, warmup: 3 }),
+    () => measure(async () => {
+      for (const t of ['get_tree', 'get_outputs', 'get_workspaces']) JSON.parse((await swaymsg('-r', '-t', t)).stdout);
+    }, { runs: RUNS }),
+  );
+  await sleep(1500);
+  const idle = server.rssKiB();
+  rows.push({ group: 'memory', path: 'server RSS, idle after `initialize` + `desktop` calls', ours: null, value: `${(idle / 1024).toFixed(1)} MiB` });
+  await server.request('tools/call', { name: 'screenshot', arguments: {} });
+  await server.request('tools/call', { name: 'ui', arguments: { window: wfAddr } });
+  await sleep(1500);
+  const warm = server.rssKiB();
+  rows.push({ group: 'memory', path: 'server RSS, idle after a screenshot and a `ui` (sharp, dbus-next loaded)', ours: null, value: `${(warm / 1024).toFixed(1)} MiB` });
+} finally {
+  await server.close();
+}
+rmSync(shotDir, { recursive: true, force: true });
+
+// ---------------------------------------------------------------- report
+const date = new Date().toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+const body = [
+  `Run ${date} on ${startedMachine}; ${RUNS} runs per fast path after a warm-up (fewer for slow paths, n in each cell), busctl walk ${BUSCTL_RUNS}x; whole run ${((Date.now() - t0) / 1000).toFixed(0)} s.`,
+  '',
+  table(rows),
+  '',
+  `Targets met: ${rows.filter((r) => r.target && !r.error && r.target.met(r)).length} of ${rows.filter((r) => r.target).length}.`,
+].join('\n');
+writeFileSync(OUT, `# hypruse benchmark results\n\n${body}\n`);
+if (DOCS && existsSync(DOCS)) {
+  const doc = readFileSync(DOCS, 'utf8');
+  const begin = '<!-- bench:begin -->';
+  const end = '<!-- bench:end -->';
+  const a = doc.indexOf(begin);
+  const b = doc.indexOf(end);
+  if (a >= 0 && b > a) writeFileSync(DOCS, `${doc.slice(0, a + begin.length)}\n${body}\n${doc.slice(b)}`);
+  else log(`${DOCS} has no ${begin} ... ${end} markers; left unchanged`);
+}
+process.stdout.write(`\n${body}\n\nwritten to ${OUT}${DOCS ? ` and ${DOCS}` : ''}\n`);
+process.exit(0);
