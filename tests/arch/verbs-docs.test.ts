@@ -81,3 +81,51 @@ describe('docs/verbs.md', () => {
     expect(unknown).toEqual([]);
   });
 });
+
+describe('docs/examples/example-compositor.ts (the worked plugin example of docs/plugins.md)', () => {
+  it('loads through loadPlugin, detects, answers over its IPC, and says plainly what it cannot do', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { createServer } = await import('node:net');
+    const { loadPlugin } = await import('../../packages/hypruse/src/plugins.js');
+    const { Tokens, PLUGIN_API_VERSION } = await import('@hypruse/core');
+    const desktop = {
+      compositor: 'examplewm', monitors: [{ name: 'X-1', geometry: { x: 0, y: 0, width: 800, height: 600 }, scale: 1, transform: 0, focused: true, activeWorkspace: '1' }],
+      workspaces: [{ id: '1', name: '1', monitor: 'X-1', windows: 1, visible: true, focused: true }],
+      windows: [{ address: 'w1', class: 'editor', title: 'notes', pid: null, geometry: { x: 0, y: 0, width: 800, height: 600 }, workspace: '1', floating: false, fullscreen: false, visible: true, focused: true }],
+      activeWindow: 'w1', activeWorkspace: '1', cursor: null, layers: null,
+    };
+    const seen: unknown[] = [];
+    const sock = join(mkdtempSync(join(tmpdir(), 'hypruse-examplewm-')), 'ipc.sock');
+    const server = createServer((c) => {
+      c.on('data', (d) => {
+        const req = JSON.parse(d.toString().trim());
+        seen.push(req);
+        const reply = req.cmd === 'version' ? { ok: true, version: '1.0' } : req.cmd === 'desktop' ? { ok: true, desktop } : { ok: true };
+        c.end(`${JSON.stringify(reply)}\n`);
+      });
+    });
+    await new Promise<void>((r) => server.listen(sock, r));
+    try {
+      const plugin = await loadPlugin('./example-compositor.ts', join(root, 'docs/examples'));
+      expect(plugin).toMatchObject({ name: 'examplewm', apiVersion: PLUGIN_API_VERSION });
+      const registered: Array<[symbol, { useValue: { id: string; detect: Function; create: Function } }]> = [];
+      await plugin.register({ register: (t: symbol, p: never) => registered.push([t, p]) } as never, {} as never);
+      expect(registered.map(([t]) => t)).toEqual([Tokens.CompositorFactory]);
+      const factory = registered[0][1].useValue;
+      expect(factory.detect({ env: {}, runtimeDir: null })).toEqual({ ok: false, reason: 'EXAMPLEWM_SOCKET is not set' });
+      expect(factory.detect({ env: { EXAMPLEWM_SOCKET: sock }, runtimeDir: null })).toMatchObject({ ok: true });
+      const wm = factory.create({ env: { EXAMPLEWM_SOCKET: sock }, runtimeDir: null });
+      expect(await wm.version()).toBe('examplewm 1.0');
+      expect((await wm.snapshot()).windows[0].title).toBe('notes');
+      await wm.focusWindow('w1');
+      expect(seen).toEqual([{ cmd: 'version' }, { cmd: 'desktop' }, { cmd: 'focus', address: 'w1' }]);
+      // a class from the plugin's own copy of hypruse: checked by shape
+      await expect(wm.closeWindow('w1', 1000)).rejects.toMatchObject({ code: 'unsupported.capability', message: "not supported on examplewm: close (examplewm's IPC has no close request)" });
+      const dead = factory.create({ env: { EXAMPLEWM_SOCKET: join(sock, '..', 'missing.sock') }, runtimeDir: null });
+      await expect(dead.version()).rejects.toMatchObject({ code: 'error.compositor', hint: expect.stringContaining('EXAMPLEWM_SOCKET') });
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

@@ -50,6 +50,9 @@ if (!desk) {
 const deskEnv: DesktopEnv = desk;
 const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: 'C.UTF-8' };
 const sessionEnv = { ...baseEnv, ...deskEnv };
+// Some backends read process.env rather than the session's env (the a11y plugin, the screenshot file
+// directory): give this process the desktop's variables too, as an MCP host's environment would.
+Object.assign(process.env, deskEnv);
 const sock = deskEnv.SWAYSOCK;
 const swaymsg = (...a: string[]) => run('swaymsg', ['-s', sock, ...a], { timeout: 10000, maxBuffer: 1 << 26 });
 const shotDir = mkdtempSync(join(tmpdir(), 'hypruse-bench-shots-'));

@@ -90,6 +90,29 @@ describe.skipIf(!desk)('image mode limits and file mode retention', () => {
     }, 60000);
   }
 
+  it('a tighter byte budget (20000) lowers the resolution too, and scale still maps the returned pixels', async () => {
+    const tight = await startServer(desk!.env, {
+      HYPRUSE_SCREENSHOT_MODE: 'image',
+      HYPRUSE_MAX_IMAGE_EDGE: String(EDGE),
+      HYPRUSE_MAX_IMAGE_BYTES: '20000',
+    });
+    try {
+      const r = await tight.call('screenshot', { monitor: 'HEADLESS-1' });
+      expect(r.isError, r.text.join('\n')).toBe(false);
+      const img = (r.raw as { content: Content }).content.find((c) => c.type === 'image')!;
+      const bytes = Buffer.from(img.data!, 'base64');
+      expect(bytes.length).toBeLessThanOrEqual(20000);
+      const sharp = (await import('sharp')).default;
+      const info = await sharp(bytes).metadata();
+      const meta = r.data as unknown as Meta;
+      expect(meta.image).toEqual([info.width, info.height]);
+      expect(info.width!).toBeLessThan(EDGE);
+      expect(meta.scale).toBeCloseTo(info.width! / 1280, 5);
+    } finally {
+      await tight.close();
+    }
+  }, 60000);
+
   it('an explicit scale out of range is a usage error and no image is returned', async () => {
     for (const scale of [1.5, -0.2, 0.01]) {
       const r = await image.call('screenshot', { monitor: 'HEADLESS-1', scale });

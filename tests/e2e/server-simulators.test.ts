@@ -1,0 +1,133 @@
+// The built server over real stdio against the Hyprland and niri protocol
+// simulators: the same tools, named `hypr` on Hyprland and `wm` elsewhere,
+// with effects verified in the simulator's own state.
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_APP, HyprlandSimulator } from '../simulators/hyprland/index.js';
+import { NiriSimulator } from '../simulators/niri/niri-simulator.js';
+import { startServer, type Server } from '../support/server.js';
+
+const FAKE_CLIENT = fileURLToPath(new URL('../simulators/niri/fake-client.mjs', import.meta.url));
+const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+async function until<T>(f: () => T | undefined | null | false, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('on the Hyprland simulator (0.56, Lua config)', () => {
+  let sim: HyprlandSimulator;
+  let server: Server;
+  beforeAll(async () => {
+    sim = await new HyprlandSimulator({ version: '0.56', configProvider: 'lua', processes: 'spawn' }).start();
+    server = await startServer({ ...sim.env, HYPRUSE_SIM_CONTROL: sim.controlPath });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await sim?.stop();
+  });
+
+  it('lists the window tool as hypr and reports logical monitor geometry', async () => {
+    const names = (await server.client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('hypr');
+    expect(names).not.toContain('wm');
+    const d = await server.call('desktop');
+    expect(d.isError, d.text.join('\n')).toBe(false);
+    const mons = d.data.monitors as Array<{ name: string; geometry: number[]; scale: number }>;
+    const scaled = mons.find((m) => m.scale === 1.5)!;
+    expect(scaled.geometry.slice(2)).toEqual([1920, 1080]);
+    expect(d.data.layers).toBeTruthy();
+  });
+
+  it('launch returns the window of the launched process on the requested workspace', async () => {
+    const r = await server.call('launch', { command: `${shq(process.execPath)} ${shq(FAKE_APP)} --title sim-launch --class hypruse.sim --delay 30`, workspace: '4' });
+    expect(r.isError, r.text.join('\n')).toBe(false);
+    const w = sim.windows.find((x) => x.address === r.data.address)!;
+    expect(w.title).toBe('sim-launch');
+    expect(String(r.data.workspace)).toBe('4');
+  });
+
+  it('hypr close_window closes it (the simulator no longer has it) and wait_for sees a new window', async () => {
+    const addr = sim.windows.find((x) => x.title === 'sim-launch')!.address;
+    const c = await server.call('hypr', { action: 'close_window', target: addr });
+    expect(c.text[0]).toBe(`closed ${addr}`);
+    expect(sim.windows.some((x) => x.address === addr)).toBe(false);
+    const wait = server.call('wait_for', { event: 'window_open', match: 'latecomer', timeout_s: 5 });
+    await new Promise((r) => setTimeout(r, 200));
+    sim.openWindow({ title: 'latecomer', class: 'hypruse.late' });
+    const w = await wait;
+    expect(w.isError, w.text.join('\n')).toBe(false);
+    expect(String(w.data.title ?? w.data.class)).toMatch(/latecomer|hypruse.late/);
+  });
+
+  it('binds shows Lua binds as such and use_bind explains it cannot run them; on a hyprlang config it runs them', async () => {
+    const b = await server.call('binds');
+    expect(b.isError, b.text.join('\n')).toBe(false);
+    const binds = b.data.binds as Array<{ combo: string; action: string; arg: string }>;
+    expect(binds.find((x) => x.combo === 'SUPER+Return')?.action).toBe('lua');
+    const before = sim.dispatches.length;
+    const u = await server.call('use_bind', { combo: 'super+return' });
+    expect(u.isError).toBe(true);
+    expect(u.text[0]).toMatch(/^unsupported: .*Lua/);
+    expect(sim.dispatches.length).toBe(before);
+
+    sim.setConfigProvider('hyprlang');
+    const b2 = await server.call('binds');
+    const legacy = (b2.data.binds as Array<{ combo: string; action: string; arg: string }>).find((x) => x.action === 'fullscreen');
+    expect(legacy, b2.text.join('\n')).toBeTruthy();
+    const u2 = await server.call('use_bind', { combo: legacy!.combo });
+    expect(u2.isError, u2.text.join('\n')).toBe(false);
+    expect(sim.dispatches.slice(before).some((d) => JSON.stringify(d).includes('fullscreen'))).toBe(true);
+    sim.setConfigProvider('lua');
+  });
+
+  it('a hostile workspace name is a usage error and nothing is dispatched', async () => {
+    const before = sim.dispatches.length;
+    const r = await server.call('hypr', { action: 'workspace', workspace: '1") hl.exec("rm' });
+    expect(r.isError).toBe(true);
+    expect(r.text[0]).toMatch(/^usage: /);
+    expect(sim.dispatches.length).toBe(before);
+  });
+});
+
+describe('on the niri simulator', () => {
+  let sim: NiriSimulator;
+  let server: Server;
+  beforeAll(async () => {
+    sim = await NiriSimulator.start();
+    server = await startServer(sim.env);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await sim?.stop();
+  });
+
+  it('lists the window tool as wm and says plainly what niri cannot do', async () => {
+    const names = (await server.client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('wm');
+    const b = await server.call('binds');
+    expect(b.isError).toBe(true);
+    expect(b.text[0]).toMatch(/^unsupported: not supported on niri/);
+    const d = await server.call('desktop');
+    expect(d.isError, d.text.join('\n')).toBe(false);
+    expect(d.data.cursor).toBeNull();
+  });
+
+  it('launch, focus and close act on the simulator', async () => {
+    const l = await server.call('launch', { command: `${shq(process.execPath)} ${shq(FAKE_CLIENT)} --title niri-launch --app-id hypruse.sim --delay-ms 30`, workspace: '2' });
+    expect(l.isError, l.text.join('\n')).toBe(false);
+    const addr = String(l.data.address);
+    expect(sim.windows.get(Number(addr))?.title).toBe('niri-launch');
+    const f = await server.call('wm', { action: 'focus_window', target: addr });
+    expect(f.isError, f.text.join('\n')).toBe(false);
+    await until(() => sim.focusedWindowId === Number(addr));
+    const c = await server.call('wm', { action: 'close_window', target: addr });
+    expect(c.text[0]).toBe(`closed ${addr}`);
+    expect(sim.windows.has(Number(addr))).toBe(false);
+  });
+});
