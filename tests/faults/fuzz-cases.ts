@@ -130,6 +130,12 @@ export function semanticCases(): FuzzCase[] {
     add('wm', { action: 'move_window', target: '1', workspace: ws }, `move to workspace ${JSON.stringify(ws)}`);
     add('launch', { command: 'true', workspace: ws }, `launch onto workspace ${JSON.stringify(ws)}`);
   }
+  for (const ws of UNICODE_WORKSPACES) {
+    add('wm', { action: 'workspace', workspace: ws }, `workspace ${JSON.stringify(ws)} (unicode edge case)`);
+    add('launch', { command: 'true', workspace: ws }, `launch onto workspace ${JSON.stringify(ws)} (unicode edge case)`);
+    add('wm', { action: 'focus_window', target: ws }, `focus window ${JSON.stringify(ws)}`);
+  }
+  for (const t of UNTYPEABLE) add('keyboard', { action: 'type', text: t }, `type ${JSON.stringify(t)} (lone surrogate)`);
   for (const t of INJECTIONS) add('wm', { action: 'focus_window', target: t }, `focus window ${JSON.stringify(t)}`);
   add('wm', { action: 'focus_window' }, 'focus without a target');
   add('wm', { action: 'focus_window', target: 'active' }, 'focus "active"');
@@ -176,3 +182,7 @@ export const BAD_VERBS: Array<{ argv: string[]; why: string }> = [
   { argv: ['sequence', '--steps', '[{"op":"exec","command":"foot"}]'], why: 'an unknown step op' },
   { argv: ['desktop', '--extra', '1'], why: 'a flag desktop does not take' },
 ];
+
+/** Unicode that must never reach a workspace name, and text that cannot be typed. */
+export const UNICODE_WORKSPACES = [LONE_SURROGATE, RTL_OVERRIDE, 'ws\u2066x', 'ws\u200bx', '\ufeffws', 'ws\u200fx'];
+export const UNTYPEABLE = ['a\ud800b', '\udfffx', 'x\ud83d'];

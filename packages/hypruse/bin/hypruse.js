@@ -1,4 +1,3 @@
 #!/usr/bin/env node
-// reflect-metadata must be installed before any module that imports tsyringe is evaluated.
-import 'reflect-metadata';
-await import('../dist/bin.js');
+// reflect-metadata is loaded by dist/bin.js before any module that imports tsyringe.
+import '../dist/bin.js';

@@ -2,7 +2,7 @@
 // external) into packages/hypruse/dist with code splitting, so heavy modules
 // (MCP SDK, sharp, dbus-next) load only on the paths that need them.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,6 +12,7 @@ const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
 const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})];
 
 const t0 = Date.now();
+rmSync(join(pkgDir, 'dist'), { recursive: true, force: true });
 await build({
   entryPoints: { bin: join(pkgDir, 'src/bin.ts'), index: join(pkgDir, 'src/index.ts'), config: join(pkgDir, 'src/config.ts') },
   outdir: join(pkgDir, 'dist'),

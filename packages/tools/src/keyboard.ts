@@ -7,7 +7,7 @@ import { sleep } from './common/pointer.js';
 const input = z
   .object({
     action: z.enum(['type', 'key']).describe('type: enter text; key: press a combination'),
-    text: z.string().max(20000, 'type at most 20000 characters per call').default('').describe('Text to type (unicode-safe). "-" on the command line reads stdin.'),
+    text: z.string().max(20000, 'type at most 20000 characters per call').refine((t) => !/\p{Cs}/u.test(t), 'text contains a lone surrogate (broken UTF-16), which cannot be typed').default('').describe('Text to type (unicode-safe). "-" on the command line reads stdin.'),
     keys: z.string().max(100).default('').describe('Combination such as "ctrl+s", "Return", "alt+F4", "shift+Tab".'),
     window: windowField.describe('Focus this window first (recommended on a shared seat).'),
     then: thenField,

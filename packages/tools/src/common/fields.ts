@@ -30,7 +30,7 @@ export const workspaceField = z
   .string()
   .min(1, 'name a workspace')
   .max(64, 'workspace names are at most 64 characters')
-  .regex(/^[^\x00-\x1f\x7f;,"'`\\$\][{}]+$/u, 'workspace names cannot contain control characters, quotes, backslashes, brackets, braces, $, ; or ,')
+  .regex(/^[^\x00-\x1f\x7f;,"'`\\$\][{}\p{Cs}\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]+$/u, 'workspace names cannot contain control characters, invisible or text-direction characters, lone surrogates, quotes, backslashes, brackets, braces, $, ; or ,')
   .describe('Workspace name or number (as listed by desktop).');
 
 /** A coordinate the models tend to send in odd shapes; the pointer tool normalizes it. */
