@@ -68,15 +68,17 @@ describe('launch with real processes', () => {
       others.push(other);
     };
     const t0 = Date.now();
-    const r = await comp.launch(`'${process.execPath}' '${FAKE_APP}' --class mine --title launched --delay 400`, { timeoutMs: 8000, workspace: '3' });
+    const r = await comp.launch(`'${process.execPath}' '${FAKE_APP}' --class mine --title launched --delay 1500`, { timeoutMs: 15000, workspace: '3' });
     const ms = Date.now() - t0;
+    // the intruder is a second node process: on a loaded machine it may map a little late
+    for (let i = 0; i < 250 && !sim.windows.some((w) => w.class === 'intruder'); i++) await new Promise((res) => setTimeout(res, 20));
     expect(sim.windows.some((w) => w.class === 'intruder')).toBe(true);
     const intruder = sim.windows.find((w) => w.class === 'intruder');
     expect(intruder && intruder.pid).toBe(others[0].pid);
     expect(r.window?.class).toBe('mine');
     expect(r.window?.workspace).toBe('3');
     expect(r.pid).not.toBe(others[0].pid);
-    expect(ms).toBeLessThan(4000);
+    expect(ms).toBeLessThan(12000);
     // closing it ends the real process
     expect(await comp.closeWindow(r.window!.address, 1000)).toEqual({ status: 'closed' });
   });
