@@ -120,13 +120,14 @@ describe.skipIf(!desk)('real sway behind a proxy: socket closed mid-call, event 
   });
 
   it('wait_for survives the event connection dropping: a window opened after the drop is still seen', async () => {
-    const title = `faults-drop-${process.pid}`;
-    const wait = outcome(s.pipeline.call('wait_for', { event: 'window_open', match: title, timeout_s: 15 }));
+    // matched on the app id: sway announces a new window before its title is set
+    const appId = `faults.drop.${process.pid}`;
+    const wait = outcome(s.pipeline.call('wait_for', { event: 'window_open', match: appId, timeout_s: 15 }));
     await sleep(400);
     expect(proxy.eventConnections).toBeGreaterThan(0);
     expect(proxy.dropEventConnections()).toBeGreaterThan(0);
     await sleep(600);
-    const app = await launchFixture('foot', { args: ['-T', title] });
+    const app = await launchFixture('foot', { args: ['-a', appId] });
     try {
       const r = await wait;
       if (r.err) expect(r.err.code).toBe('error.events');

@@ -6,6 +6,7 @@ import {
 } from '@hypruse/core';
 import { BUILTIN_PLUGINS } from './builtin.js';
 import { loadPlugin, orderPlugins } from './plugins.js';
+import { cliStatePath, loadCliState, saveCliState } from './cli-state.js';
 
 export interface SessionOptions {
   env?: NodeJS.ProcessEnv;
@@ -74,6 +75,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const layers = c.isRegistered(Tokens.TrustLayer, true) ? c.resolveAll<TrustLayer>(Tokens.TrustLayer) : [];
   const registry = new ToolRegistry(tools, compositor.id === 'none' ? null : compositor.id);
   const state = newSession();
+  const statePath = opts.source === 'cli' && compositor.id !== 'none' ? cliStatePath(compositor.id, env) : null;
+  if (statePath) loadCliState(statePath, state);
   const services: ToolServices = {
     get: <T,>(t: symbol) => c.resolve<T>(t),
     has: (t) => c.isRegistered(t, true),
@@ -95,6 +98,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     async dispose() {
       if (disposed) return;
       disposed = true;
+      if (statePath) saveCliState(statePath, state);
       await releaseInput(c);
       for (const t of [Tokens.Accessibility, Tokens.Input, Tokens.Capture] as const) {
         if (c.isRegistered(t, true)) {

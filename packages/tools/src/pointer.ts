@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Tokens, UsageError, defineTool, layoutBounds, monitorAt, result, type Point, type Rect, type ToolContext } from '@hypruse/core';
 import { allowAuthField, confirmField, coordField, thenField, windowField } from './common/fields.js';
-import { lastCursor, positionPointer, sleep } from './common/pointer.js';
+import { lastCursor, moveHeldPointer, positionPointer, sleep } from './common/pointer.js';
 import { snapshot } from './common/desktop.js';
 
 const BUTTONS = ['left', 'right', 'middle', 'back', 'forward'] as const;
@@ -119,13 +119,14 @@ export const pointerTool = defineTool({
     else if (args.action === 'drag') {
       const from = p.from!;
       const to = p.to!;
+      const layout = layoutBounds((await snapshot(ctx)).monitors);
       await sleep(10, ctx.signal);
       await pointer.drag(
         args.button,
         async () => {
           const steps = 12;
           for (let i = 1; i <= steps; i++) {
-            await positionPointer(ctx, { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps });
+            await moveHeldPointer(ctx, { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps }, layout);
             await sleep(15, ctx.signal);
           }
         },

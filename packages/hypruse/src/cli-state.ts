@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runtimeDir, type SessionState } from '@hypruse/core';
+
+/**
+ * Shell verbs are one process each; what the trust layers remember between
+ * calls (windows hypruse launched, the strict seat baseline, observed window
+ * geometry) is kept in the runtime dir, keyed by compositor instance, so
+ * `HYPRUSE_CONFINE=launched` and `HYPRUSE_STRICT` mean the same in the shell
+ * as in one MCP session.
+ */
+interface Stored {
+  v: 1;
+  launched: string[];
+  seat: SessionState['seat'];
+  observed: Array<[string, { x: number; y: number; width: number; height: number }]>;
+  cursor: { x: number; y: number } | null;
+}
+
+const MAX_LAUNCHED = 256;
+
+export function cliStatePath(compositorId: string, env: NodeJS.ProcessEnv): string | null {
+  const dir = runtimeDir(env);
+  if (!dir) return null;
+  const instance = env.HYPRLAND_INSTANCE_SIGNATURE ?? env.SWAYSOCK ?? env.NIRI_SOCKET ?? env.WAYLAND_DISPLAY ?? '';
+  const key = createHash('sha256').update(`${compositorId}:${instance}`).digest('hex').slice(0, 12);
+  return join(dir, 'hypruse', `cli-state-${key}.json`);
+}
+
+export function loadCliState(path: string, state: SessionState): void {
+  let s: Stored;
+  try {
+    s = JSON.parse(readFileSync(path, 'utf8')) as Stored;
+  } catch {
+    return; // first verb, or an unreadable file: start clean
+  }
+  if (s?.v !== 1) return;
+  for (const a of s.launched ?? []) state.launched.add(a);
+  state.seat = s.seat ?? null;
+  for (const [a, g] of s.observed ?? []) state.observed.set(a, g);
+  if (s.cursor) state.bag.set('cursor', s.cursor);
+}
+
+export function saveCliState(path: string, state: SessionState): void {
+  const stored: Stored = {
+    v: 1,
+    launched: [...state.launched].slice(-MAX_LAUNCHED),
+    seat: state.seat,
+    observed: [...state.observed.entries()].slice(-MAX_LAUNCHED),
+    cursor: (state.bag.get('cursor') as Stored['cursor'] | undefined) ?? null,
+  };
+  try {
+    mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(stored), { mode: 0o600 });
+    renameSync(tmp, path);
+  } catch {
+    /* state is a convenience between verbs; failing to keep it never fails the verb */
+  }
+}
