@@ -3,7 +3,7 @@ import {
   HypruseError, NotFoundError, UsageError, defineTool, intersection, monitorAt, regionScale, type Rect, type Window,
 } from '@hypruse/core';
 import { findWindow, snapshot } from './common/desktop.js';
-import { captureFrame, deliverFrame } from './common/image.js';
+import { assertCapturable, captureFrame, deliverFrame } from './common/image.js';
 import { windowField } from './common/fields.js';
 
 /** "x,y,WxH" or grim's "x,y WxH"; negative origins allowed; sizes must be > 0. */
@@ -58,6 +58,7 @@ export const screenshotTool = defineTool({
     }
     if (args.window) {
       const w: Window = findWindow(d, args.window);
+      assertCapturable(ctx, w);
       const scale = regionScale(d.monitors, w.geometry);
       const { frame, stable } = await captureFrame(ctx, { kind: 'window', address: w.address, geometry: w.geometry, scale }, args.stable);
       const visible = w.visible && d.monitors.some((m) => intersection(m.geometry, w.geometry));

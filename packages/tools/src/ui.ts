@@ -4,7 +4,7 @@ import {
 } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, snapshot } from './common/desktop.js';
-import { captureFrame, deliverFrame } from './common/image.js';
+import { assertCapturable, captureFrame, deliverFrame } from './common/image.js';
 import { pickByName } from './common/match.js';
 import { sleep } from './common/pointer.js';
 import { loadMarks, readUi, saveMarks, uiJson, uiLine, type UiItem } from './common/ui-read.js';
@@ -50,6 +50,7 @@ export const marksTool = defineTool({
     const r = await readUi(ctx, args.window, args.name, true);
     if (!r.items.length) throw new NotFoundError('not_found.element', `no actionable elements in ${r.window.class}`, { hint: 'use screenshot + zoom instead' });
     const w = r.window;
+    assertCapturable(ctx, w);
     const scale = regionScale(r.desktop.monitors, w.geometry);
     const { frame, stable } = await captureFrame(ctx, { kind: 'window', address: w.address, geometry: w.geometry, scale }, true);
     const marks = r.items.map((i, n) => {

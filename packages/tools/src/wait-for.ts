@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HypruseError, NotFoundError, defineTool, result, toHypruseError, type Desktop, type DesktopEvent, type EventSubscription } from '@hypruse/core';
+import { HypruseError, NotFoundError, defineTool, result, throwIfAborted, toHypruseError, type Desktop, type DesktopEvent, type EventSubscription } from '@hypruse/core';
 import { compositorOf, requireCapability } from './common/desktop.js';
 
 export const WAIT_EVENTS = ['window_open', 'window_close', 'workspace', 'title_change', 'layer_open', 'layer_close', 'urgent', 'screencast'] as const;
@@ -87,6 +87,7 @@ export const waitForTool = defineTool({
       if (pre) return result(`${args.event} already holds`).text(JSON.stringify(pre)).data(pre).build();
       const e = await awaitEvent(sub, args.event, args.match, timeoutMs, ctx.signal);
       if (!e) {
+        throwIfAborted(ctx.signal); // a cancelled wait is cancelled, not a timeout
         throw new NotFoundError('not_found.timeout', `timeout: no matching ${args.event} event within ${timeoutMs / 1000}s`, { data: { event: args.event, match: args.match } });
       }
       const { type, ...payload } = e;

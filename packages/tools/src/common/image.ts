@@ -1,7 +1,17 @@
 import {
-  COORDS_HINT, HypruseError, Tokens, rectTuple, result, round6, runtimeDir, saveShot, stableCapture, type CaptureTarget, type Frame,
+  COORDS_HINT, HypruseError, Tokens, rectTuple, result, round6, runtimeDir, saveShot, stableCapture, type CaptureTarget, type Frame, type Window,
   type ImageMeta, type ToolContext, type ToolResult,
 } from '@hypruse/core';
+
+/** A window capture on a compositor without toplevel capture is a screen crop: refuse it for a hidden window. */
+export function assertCapturable(ctx: ToolContext, w: Window): void {
+  const comp = ctx.services.get(Tokens.Compositor);
+  if (w.visible || comp.capabilities.has('capture.toplevel')) return;
+  throw new HypruseError('unsupported.capability', `window ${w.address} is not shown on any monitor, and ${comp.displayName} cannot capture a hidden window (${comp.unsupportedReason('capture.toplevel')})`, {
+    hint: `show it first (focus_window ${w.address}), then capture it`,
+    data: { compositor: comp.id, capability: 'capture.toplevel' },
+  });
+}
 
 /** Capture; with `stable`, re-capture every 150 ms (≤2 s) until two frames are pixel-identical. */
 export async function captureFrame(ctx: ToolContext, target: CaptureTarget, stable: boolean): Promise<{ frame: Frame; stable?: boolean }> {
