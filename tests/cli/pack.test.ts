@@ -1,10 +1,10 @@
-// The npm package as a user gets it: build, `npm pack`, install the tarball
+// The npm package as a user gets it: build (when dist is older than the sources), `npm pack`, install the tarball
 // into a fresh folder, then `npx hypruse --help`, `hypruse doctor` (no
 // desktop: it must still print its report within 5 s), the shipped skill,
 // and a third-party compositor plugin (docs/examples) resolving `hypruse`
 // from that install.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,9 +27,24 @@ function bareEnv(): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), 'hypruse-pack-home-')), XDG_RUNTIME_DIR: mkdtempSync(join(tmpdir(), 'hypruse-pack-run-')), LANG: 'C.UTF-8' };
 }
 
+/** Newest modification time of the sources bundled into dist. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === 'node_modules' || e.name === 'dist' || e.name === 'test') continue;
+    const p = join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
 beforeAll(() => {
-  const build = sh('npm', ['run', 'build'], { cwd: root });
-  expect(build.code, build.err).toBe(0);
+  // `npm test` builds first; rebuilding then would rewrite dist under tests running in parallel
+  const bin = join(pkgDir, 'dist/bin.js');
+  if (!existsSync(bin) || statSync(bin).mtimeMs < newestSource(join(root, 'packages'))) {
+    const build = sh('npm', ['run', 'build'], { cwd: root });
+    expect(build.code, build.err).toBe(0);
+  }
   const dest = mkdtempSync(join(tmpdir(), 'hypruse-pack-'));
   const pack = sh('npm', ['pack', '--pack-destination', dest, '--json'], { cwd: pkgDir });
   expect(pack.code, pack.err).toBe(0);

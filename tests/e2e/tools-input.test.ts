@@ -206,7 +206,7 @@ describe.skipIf(!desk)('keyboard and pointer tools on the real desktop', () => {
       const els = await ui(server, addr);
       const slider = els.find((e) => e.role === 'slider' && e.clickable && typeof e.value === 'number')!;
       const box = els.filter((e) => e.role === 'check box' && e.clickable).sort((p, q) => p.y - q.y)[0];
-      for (const delay of [120, 250, 400]) {
+      for (const delay of [100, 180, 260]) {
         const doomed = await startServer(desk!.env, { HYPRUSE_CONFIG: CONFIG });
         const drag = doomed.call('pointer', { action: 'drag', x: slider.x - 100, y: slider.y, to_x: slider.x + 100, to_y: slider.y }).catch((e: Error) => e);
         await new Promise((r) => setTimeout(r, delay));
@@ -220,6 +220,7 @@ describe.skipIf(!desk)('keyboard and pointer tools on the real desktop', () => {
           const before = await ui(fresh, addr);
           const b0 = before.find((e) => e.role === 'check box' && e.x === box.x && e.y === box.y)!;
           const s0 = before.find((e) => e.role === 'slider' && e.x === slider.x && e.y === slider.y)!;
+          process.stderr.write(`SIGTERM ${delay} ms into the drag: slider at ${s0.value} (it started at ${slider.value})\n`);
           const c = await fresh.call('pointer', { action: 'click', x: box.x, y: box.y });
           expect(c.isError, c.text.join('\n')).toBe(false);
           await new Promise((r) => setTimeout(r, 200));

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from '@hypruse/core/mcp';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const asked: string[] = [];
 import type { HypruseConfig } from '@hypruse/core';
 import { fakeSession, type FakeSession } from '../support/fake-session.js';
 
@@ -16,11 +19,17 @@ const OBSERVE = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'binds', 'wait_
 let session: FakeSession | null = null;
 afterEach(async () => { await session?.dispose(); session = null; });
 
-async function connect(overrides: Partial<HypruseConfig> = {}) {
+async function connect(overrides: Partial<HypruseConfig> = {}, answer?: (message: string) => boolean) {
   session = await fakeSession(overrides);
   const server = await createMcpServer({ name: 'hypruse', version: 'test', pipeline: session.pipeline, config: session.config, compositor: 'fake' });
   const [a, b] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test', version: '1' });
+  const client = new Client({ name: 'test', version: '1' }, answer ? { capabilities: { elicitation: {} } } : undefined);
+  if (answer) {
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(req.params.message);
+      return answer(req.params.message) ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
+    });
+  }
   await Promise.all([server.connect(a), client.connect(b)]);
   return { client, session };
 }
@@ -116,5 +125,48 @@ describe('MCP adapter over a real client', () => {
     expect(texts[0]).toBe('closed 22');
     expect(texts.some((t) => t.startsWith('then: fake: 2 monitor(s), 1 window(s)'))).toBe(true);
     expect(session.fake.compositor.actions).toEqual(['close 22']);
+  });
+
+  it('a dangerous control asks the human through elicitation: yes clicks, no refuses', async () => {
+    asked.length = 0;
+    const yes = await connect({}, () => true);
+    const r = await yes.client.callTool({ name: 'click_ui', arguments: { name: 'Delete', window: '11' } });
+    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+    expect(asked.length).toBe(1);
+    expect(asked[0]).toMatch(/Delete/);
+    expect(yes.session.fake.input.delivered).toEqual(['click left x1']);
+    await yes.session.dispose();
+
+    const no = await connect({}, () => false);
+    const r2 = await no.client.callTool({ name: 'click_ui', arguments: { name: 'Delete', window: '11' } });
+    expect(r2.isError).toBe(true);
+    expect((r2.content as Text[])[0].text).toMatch(/^refused: dangerous/);
+    expect(no.session.fake.input.delivered).toEqual([]);
+  });
+
+  it('without elicitation a dangerous control is refused with the confirm path', async () => {
+    const { client, session } = await connect();
+    const r = await client.callTool({ name: 'click_ui', arguments: { name: 'Delete', window: '11' } });
+    expect(r.isError).toBe(true);
+    expect((r.content as Text[]).map((c) => c.text).join('\n')).toMatch(/confirm/);
+    expect(session.fake.input.delivered).toEqual([]);
+    const ok = await client.callTool({ name: 'click_ui', arguments: { name: 'Delete', window: '11', confirm: true } });
+    expect(ok.isError, JSON.stringify(ok.content)).toBeFalsy();
+    expect(session.fake.input.delivered).toEqual(['click left x1']);
+  });
+
+  it('an ambiguous name returns the candidates and clicks nothing', async () => {
+    const { client, session } = await connect();
+    const r = await client.callTool({ name: 'click_ui', arguments: { name: 'a', window: '11' } });
+    expect(r.isError).toBe(true);
+    const text = (r.content as Text[])[0].text;
+    expect(text).toMatch(/^not_found: 'a' is ambiguous \(2 candidates\)/);
+    expect(text).toContain('"name":"Cancel"');
+    expect(text).toContain('"name":"Okay then"');
+    expect(session.fake.input.delivered).toEqual([]);
+    const exact = await client.callTool({ name: 'click_ui', arguments: { name: 'ok', window: '11' } });
+    expect((exact.content as Text[])[0].text).toMatch(/^clicked push button 'OK'/);
+    const picked = await client.callTool({ name: 'click_ui', arguments: { name: 'a', window: '11', index: 1 } });
+    expect((picked.content as Text[])[0].text).toMatch(/^clicked push button 'Okay then'/);
   });
 });

@@ -131,9 +131,20 @@ export class CancelledError extends HypruseError {
 /** Wrap anything thrown into a HypruseError (unknown errors become error.internal). */
 export function toHypruseError(err: unknown): HypruseError {
   if (err instanceof HypruseError) return err;
+  // a plugin bundling its own copy of hypruse throws errors of another class with the same shape
+  if (isHypruseShaped(err)) {
+    const e = new HypruseError(err.code, err.message, { hint: err.hint, data: err.data, cause: err });
+    return e;
+  }
   if (err instanceof Error && err.name === 'AbortError') return new CancelledError();
   const message = err instanceof Error ? err.message : String(err);
   return new HypruseError('error.internal', message, { cause: err });
+}
+
+function isHypruseShaped(err: unknown): err is { code: ErrorCode; message: string; hint?: string; data?: Record<string, unknown> } {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: unknown; category?: unknown; message?: unknown };
+  return typeof e.code === 'string' && e.code in ERROR_CODES && typeof e.category === 'string' && e.code.startsWith(`${e.category}.`) && typeof e.message === 'string';
 }
 
 /** The one mapping from category to CLI exit code. */

@@ -278,7 +278,7 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
       async run(signal) {
         const cap = needSession(ctx).services.get<Capture>(Tokens.Capture);
         if (!existsSync(waylandSocketPath(env, rtDir))) {
-          throw new HypruseError('error.capture', `${await cap.describe()}, but there is no Wayland socket to capture from (see the wayland check)`, { hint: 'fix the wayland check above first' });
+          throw new HypruseError('error.capture', 'no Wayland socket to capture from (see the wayland check)', { hint: 'fix the wayland check above first' });
         }
         const how = await cap.describe();
         let target: CaptureTarget = { kind: 'region', rect: { x: 0, y: 0, width: 8, height: 8 }, scale: 1 };

@@ -1,0 +1,172 @@
+// click_ui and marks through the MCP server (and one click from a separate
+// CLI process). Verified outside the tools: zenity prints the entry text
+// when OK is clicked and exits, a fresh AT-SPI read shows no state changed
+// after an ambiguous name, the marks image's pixels (decoded with sharp)
+// carry the mark colour where the legend says the controls are.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
+import { BIN, startServer, type Server } from '../support/server.js';
+
+const desk = await requireDesktop();
+
+/** gtk3-widget-factory answers AT-SPI slowly on a loaded machine; raise the 2 s ceiling (a11y.timeoutMs) so tests measure behaviour. */
+const CONFIG = (() => {
+  const file = join(mkdtempSync(join(tmpdir(), 'hypruse-tools-e2e-')), 'hypruse.json');
+  writeFileSync(file, JSON.stringify({ a11y: { timeoutMs: 10000 } }));
+  return file;
+})();
+
+interface El {
+  role: string;
+  name: string;
+  x: number;
+  y: number;
+  clickable: boolean;
+  checked?: boolean;
+}
+
+interface Meta {
+  geometry: [number, number, number, number];
+  image: [number, number];
+  scale: number;
+  path?: string;
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+async function zenityAnswer(app: LaunchedFixture, timeoutMs = 5000): Promise<string> {
+  try {
+    await waitFor(() => !alive(app.pid), timeoutMs, `zenity ${app.pid} to exit`);
+  } finally {
+    if (alive(app.pid)) await killFixture(app.pid);
+  }
+  return readFileSync(app.stdout, 'utf8');
+}
+
+/** The CLI as a separate process with the desktop environment. */
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: 'C.UTF-8', ...desk!.env, HYPRUSE_CONFIG: CONFIG }, timeout: 30000, encoding: 'utf8' },
+      (err, stdout, stderr) => resolve({ code: typeof err?.code === 'number' ? err.code : err ? -1 : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe.skipIf(!desk)('click_ui and marks on the real desktop', () => {
+  let server: Server;
+
+  beforeAll(async () => {
+    server = await startServer(desk!.env, { HYPRUSE_CONFIG: CONFIG });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('click_ui name=OK after typing closes the zenity entry, which prints the typed text', async () => {
+    const app = await launchFixture('zenity-entry', { workspace: '3' });
+    const addr = String(app.conId);
+    expect((await server.call('keyboard', { action: 'type', text: 'clicked by name ✓', window: addr })).isError).toBe(false);
+    const c = await server.call('click_ui', { name: 'OK', window: addr });
+    expect(c.isError, c.text.join('\n')).toBe(false);
+    expect(c.text[0]).toMatch(/^clicked push button 'OK' at \(\d+, \d+\) in zenity/);
+    expect(await zenityAnswer(app)).toBe('clicked by name ✓\n');
+    expect((await swayNodes()).some((n) => n.id === app.conId)).toBe(false);
+  }, 30000);
+
+  it('an ambiguous name returns the candidates as not_found and clicks nothing', async () => {
+    const app = await launchFixture('widget-factory', { workspace: '1' });
+    try {
+      const addr = String((await swayNodes()).find((n) => n.pid === app.pid && n.type === 'con')!.id);
+      const read = async () => {
+        const r = await server.call('ui', { window: addr });
+        expect(r.isError, r.text.join('\n')).toBe(false);
+        return (r.data.elements as El[]).filter((e) => typeof e.checked === 'boolean').map((e) => `${e.role} ${e.x},${e.y}=${e.checked}`);
+      };
+      const before = await read();
+      const r = await server.call('click_ui', { name: 'radiobutton', window: addr });
+      expect(r.isError).toBe(true);
+      expect(r.text[0]).toMatch(/^not_found: 'radiobutton' is ambiguous \(6 candidates\); call again with index=N/);
+      const candidates = JSON.stringify(r.raw);
+      for (const y of [403, 431, 459, 487, 515, 543]) expect(candidates).toContain(`"y":${y}`);
+      // the CLI maps the same refusal to exit code 4
+      const viaCli = await cli(['click_ui', 'radiobutton', '--window', addr]);
+      expect(viaCli.code).toBe(4);
+      await new Promise((res) => setTimeout(res, 300));
+      expect(await read()).toEqual(before);
+      // and index= picks one: the second radio button (0-based 1) becomes checked
+      const pick = await server.call('click_ui', { name: 'radiobutton', window: addr, index: 1 });
+      expect(pick.isError, pick.text.join('\n')).toBe(false);
+      const clicked = (pick.data.clicked ?? {}) as { x: number; y: number };
+      const after = await read();
+      expect(after).toContain(`radio button ${clicked.x},${clicked.y}=true`);
+      expect(after).not.toEqual(before);
+    } finally {
+      await killFixture(app.pid);
+    }
+  }, 60000);
+
+  it('marks draws each mark on its control (mark colour at the legend positions) and click_ui --mark N from a separate CLI process clicks it', async () => {
+    // on the scale-1.5 monitor, so the mark positions go through the coordinate contract
+    const app = await launchFixture('zenity-entry', { workspace: '2' });
+    const addr = String(app.conId);
+    expect((await swayNodes()).find((n) => n.id === app.conId)!.output).toBe('HEADLESS-2');
+    expect((await server.call('keyboard', { action: 'type', text: 'clicked by mark', window: addr })).isError).toBe(false);
+    const m = await server.call('marks', { window: addr });
+    expect(m.isError, m.text.join('\n')).toBe(false);
+    const meta = m.data as unknown as Meta & { legend: Array<El & { mark: number }> };
+    expect(meta.scale).toBe(1.5);
+    const legend = meta.legend;
+    expect(legend.length).toBeGreaterThanOrEqual(3);
+    expect(legend.map((l) => l.mark)).toEqual(legend.map((_, i) => i + 1));
+    const ok = legend.find((l) => l.role === 'push button' && l.name === 'OK')!;
+    const cancel = legend.find((l) => l.role === 'push button' && l.name === 'Cancel')!;
+    expect(ok && cancel).toBeTruthy();
+    for (const l of legend) expect(m.text.some((t) => t.startsWith(`[${l.mark}] ${l.role} "${l.name}" @${l.x},${l.y}`)), `legend line for mark ${l.mark}`).toBe(true);
+
+    const sharp = (await import('sharp')).default;
+    const { data, info } = await sharp(meta.path!).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const red = (x: number, y: number) => {
+      const i = (y * info.width + x) * info.channels;
+      return data[i] > 170 && data[i + 1] < 90 && data[i + 2] < 90;
+    };
+    const redNear = (cx: number, cy: number, r: number) => {
+      let n = 0;
+      for (let y = Math.max(0, cy - r); y <= Math.min(info.height - 1, cy + r); y++)
+        for (let x = Math.max(0, cx - r); x <= Math.min(info.width - 1, cx + r); x++) if (red(x, y)) n++;
+      return n;
+    };
+    let total = 0;
+    for (let y = 0; y < info.height; y++) for (let x = 0; x < info.width; x++) if (red(x, y)) total++;
+    let near = 0;
+    for (const l of legend) {
+      const px = Math.round((l.x - meta.geometry[0]) * meta.scale);
+      const py = Math.round((l.y - meta.geometry[1]) * meta.scale);
+      const n = redNear(px, py, 10);
+      expect(n, `mark ${l.mark} at pixel ${px},${py}`).toBeGreaterThan(20);
+      near += n;
+    }
+    // the mark colour is where the marks are, not all over the image (zenity itself has no red)
+    expect(near).toBeGreaterThanOrEqual(total * 0.8);
+
+    const c = await cli(['click_ui', '--mark', String(ok.mark)]);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout).toMatch(new RegExp(`^clicked mark ${ok.mark} \\(push button 'OK'\\)`));
+    expect(await zenityAnswer(app)).toBe('clicked by mark\n');
+  }, 60000);
+});
