@@ -101,7 +101,8 @@ export const keyboardTool = defineTool({
     const before = await fieldText(ctx, pid);
     await kb.type(args.text, ctx.signal);
     let verification = await verify(ctx, pid, args.text);
-    if (verification.verified === false && verification.holds === (before ?? '')) {
+    const stillFocused = async () => target !== null && (await snapshot(ctx)).activeWindow === target.address;
+    if (verification.verified === false && verification.holds === (before ?? '') && (await stillFocused())) {
       // nothing arrived (a window that just moved between outputs can miss its first keys): type once more
       await sleep(300, ctx.signal);
       await kb.type(args.text, ctx.signal);
