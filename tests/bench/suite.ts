@@ -273,7 +273,7 @@ const spawnExit = (args: string[]) => new Promise<number | null>((resolve, rejec
   });
 });
 const cli = (args: string[]) => spawnExit([BIN, ...args]);
-// the floor is spawned exactly like the verbs, measured right before each start-up row (the load drifts)
+// the floor is spawned exactly like the verbs and measured again beside each start-up row (the load drifts)
 const floorOnce = () => measure(() => spawnExit(['-e', '0']), { runs: few, warmup: 1 });
 await row(
   { group: 'start-up', path: '`hypruse --version`', baseline: { name: '`node -e 0` (the floor: Node itself)', stats: null }, target: { text: '< 150 ms', met: under(150) } },

@@ -96,26 +96,41 @@ describe.skipIf(!desk)('click_ui and marks on the real desktop', () => {
       const read = async () => {
         const r = await server.call('ui', { window: addr });
         expect(r.isError, r.text.join('\n')).toBe(false);
-        return (r.data.elements as El[]).filter((e) => typeof e.checked === 'boolean').map((e) => `${e.role} ${e.x},${e.y}=${e.checked}`);
+        // tree order is stable; positions are not while sway settles a new window's decorations
+        return (r.data.elements as El[]).filter((e) => typeof e.checked === 'boolean').map((e) => ({ key: `${e.role} #${e.name}=${e.checked}`, x: e.x, y: e.y, checked: e.checked }));
       };
-      const before = await read();
+      // a new widget-factory re-lays itself out for a moment after mapping: wait until two reads agree
+      let before = await read();
+      for (let i = 0; i < 10; i++) {
+        await new Promise((res) => setTimeout(res, 300));
+        const again = await read();
+        const same = JSON.stringify(again) === JSON.stringify(before);
+        before = again;
+        if (same) break;
+      }
+      const radios = before.filter((e) => e.key.startsWith('radio button #radiobutton'));
+      expect(radios).toHaveLength(6);
       const r = await server.call('click_ui', { name: 'radiobutton', window: addr });
       expect(r.isError).toBe(true);
       expect(r.text[0]).toMatch(/^not_found: 'radiobutton' is ambiguous \(6 candidates\); call again with index=N/);
-      const candidates = JSON.stringify(r.raw);
-      for (const y of [403, 431, 459, 487, 515, 543]) expect(candidates).toContain(`"y":${y}`);
+      const err = (r.raw as { _meta?: Record<string, { code: string; data: { candidates: Array<{ index: number; x: number; y: number; clickable: boolean; checked: boolean }> } }> })._meta?.['hypruse/error'];
+      expect(err?.code).toBe('not_found.ambiguous');
+      expect(err!.data.candidates.map((c) => `${c.x},${c.y}`).sort()).toEqual(radios.map((e) => `${e.x},${e.y}`).sort());
+      expect(err!.data.candidates.map((c) => c.index)).toEqual([0, 1, 2, 3, 4, 5]);
       // the CLI maps the same refusal to exit code 4
       const viaCli = await cli(['click_ui', 'radiobutton', '--window', addr]);
       expect(viaCli.code).toBe(4);
       await new Promise((res) => setTimeout(res, 300));
-      expect(await read()).toEqual(before);
-      // and index= picks one: the second radio button (0-based 1) becomes checked
-      const pick = await server.call('click_ui', { name: 'radiobutton', window: addr, index: 1 });
+      expect((await read()).map((e) => e.key)).toEqual(before.map((e) => e.key));
+      // and index= picks one: a sensitive, unchecked candidate becomes checked
+      const index = err!.data.candidates.find((c) => c.clickable && !c.checked)!.index;
+      const pick = await server.call('click_ui', { name: 'radiobutton', window: addr, index });
       expect(pick.isError, pick.text.join('\n')).toBe(false);
       const clicked = (pick.data.clicked ?? {}) as { x: number; y: number };
       const after = await read();
-      expect(after).toContain(`radio button ${clicked.x},${clicked.y}=true`);
-      expect(after).not.toEqual(before);
+      const hit = after.find((e) => e.x === clicked.x && e.y === clicked.y)!;
+      expect(hit.key).toBe('radio button #radiobutton=true');
+      expect(after.map((e) => e.key)).not.toEqual(before.map((e) => e.key));
     } finally {
       await killFixture(app.pid);
     }

@@ -52,6 +52,18 @@ const MONITORS = [
   { output: 'HEADLESS-2', workspace: '2', geometry: [1280, 0, 1280, 720], scale: 1.5, image: [1920, 1080] },
 ] as const;
 
+/** Wait until two ui reads of a freshly mapped window agree (GTK re-lays it out for a moment after mapping). */
+async function settled(server: Server, window: string): Promise<void> {
+  let last = '';
+  for (let i = 0; i < 10; i++) {
+    const r = await server.call('ui', { window });
+    const now = JSON.stringify(r.data.elements ?? null);
+    if (!r.isError && now === last) return;
+    last = now;
+    await new Promise((res) => setTimeout(res, 300));
+  }
+}
+
 async function ui(server: Server, window: string): Promise<El[]> {
   const r = await server.call('ui', { window });
   expect(r.isError, r.text.join('\n')).toBe(false);
@@ -111,6 +123,8 @@ describe.skipIf(!desk)('coordinates on a scale-1 and a scale-1.5 monitor (ui, po
       if (!node) throw new Error(`widget-factory ${app.pid} is not in sway's tree`);
       apps.set(m.output, { app, address: String(node.id) });
     }
+    // a new widget-factory re-lays itself out for a moment after mapping: wait until two reads agree
+    for (const { address } of apps.values()) await settled(server, address);
   }, 90000);
 
   afterAll(async () => {

@@ -86,6 +86,18 @@ function shiftError(before: { data: Buffer; width: number; height: number }, aft
   return sum / n;
 }
 
+/** Wait until two ui reads of a freshly mapped window agree (GTK re-lays it out for a moment after mapping). */
+async function settled(server: Server, window: string): Promise<void> {
+  let last = '';
+  for (let i = 0; i < 10; i++) {
+    const r = await server.call('ui', { window });
+    const now = JSON.stringify(r.data.elements ?? null);
+    if (!r.isError && now === last) return;
+    last = now;
+    await new Promise((res) => setTimeout(res, 300));
+  }
+}
+
 async function ui(server: Server, window: string): Promise<El[]> {
   const r = await server.call('ui', { window });
   expect(r.isError, r.text.join('\n')).toBe(false);
@@ -160,6 +172,7 @@ describe.skipIf(!desk)('keyboard and pointer tools on the real desktop', () => {
     beforeAll(async () => {
       app = await launchFixture('widget-factory', { workspace: '1' });
       addr = await addressOf(app);
+      await settled(server, addr);
     }, 60000);
 
     afterAll(async () => {
