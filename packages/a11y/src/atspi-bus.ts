@@ -299,6 +299,7 @@ export class AtspiBus {
         (reply) => {
           if (done) return;
           finish();
+          deadline.progress();
           resolve((reply?.body ?? []) as unknown[]);
         },
         (err: unknown) => {

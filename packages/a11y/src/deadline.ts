@@ -1,10 +1,13 @@
 import { CancelledError, HypruseError } from '@hypruse/core';
 
 /**
- * One ceiling over a whole operation (an app read, a refresh): every bus call
- * made under it races `promise`, which rejects with a typed error when the
- * time is up or the caller's signal aborts. `what` names the party that
- * failed to answer and may change as the operation proceeds.
+ * The ceiling of an operation (an app read, a refresh): every bus call made
+ * under it races `promise`, which rejects with a typed error when the party
+ * has not answered anything for `ms` (a hung app), when the whole operation
+ * passes `TOTAL_FACTOR × ms` (an app that answers but never finishes), or
+ * when the caller's signal aborts. A slow but answering app on a loaded
+ * machine therefore completes; a silent one fails within `ms`. `what` names
+ * the party that failed to answer and may change as the operation proceeds.
  */
 export class Deadline {
   readonly promise: Promise<never>;
@@ -48,7 +51,7 @@ export class Deadline {
       return;
     }
     signal?.addEventListener('abort', this.onAbort, { once: true });
-    this.timer = setTimeout(() => {
+    this.fire = () => {
       this.fired = true;
       this.clear();
       reject(
@@ -57,8 +60,25 @@ export class Deadline {
           data: { timeoutMs: ms },
         }),
       );
-    }, ms);
+    };
+    this.started = Date.now();
+    this.arm(ms);
+  }
+
+  private fire!: () => void;
+  private started = Date.now();
+
+  private arm(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(this.fire, ms);
     this.timer.unref?.();
+  }
+
+  /** A reply arrived: the party is alive, so the idle ceiling starts again (bounded by the total ceiling). */
+  progress(): void {
+    if (this.fired || !this.timer) return;
+    const left = this.started + this.ms * TOTAL_FACTOR - Date.now();
+    this.arm(Math.max(0, Math.min(this.ms, left)));
   }
 
   race<T>(p: Promise<T>): Promise<T> {
@@ -72,6 +92,9 @@ export class Deadline {
     this.signal?.removeEventListener('abort', this.onAbort);
   }
 }
+
+/** The whole operation may take this many idle ceilings at most. */
+export const TOTAL_FACTOR = 5;
 
 function formatSeconds(ms: number): string {
   const s = ms / 1000;
