@@ -89,64 +89,84 @@ function stopDesktop() {
 }
 
 // ------------------------------------------------------------------ vitest
-mkdirSync(dirname(REPORT), { recursive: true });
-rmSync(REPORT, { force: true });
-const args = [VITEST, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORT}`, ...process.argv.slice(2)];
-const t0 = Date.now();
-const child = spawn(process.execPath, args, { cwd: ROOT, env: desktopEnv, stdio: ['ignore', 'inherit', 'inherit'] });
-
+// Two runs: the unit project with files in parallel, then the desktop project
+// one file at a time (its files share one desktop, and each resets it).
+// Extra arguments (npm test -- tests/e2e) make one run with files one at a time.
+const extra = process.argv.slice(2);
+const runs = extra.length
+  ? [{ name: 'selected', args: ['--no-file-parallelism', ...extra] }]
+  : [
+      { name: 'unit', args: ['--project', 'unit'] },
+      { name: 'desktop', args: ['--project', 'desktop', '--no-file-parallelism'] },
+    ];
+const reports = [];
 let interrupted = null;
+let current = null;
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(sig, () => {
     interrupted = sig;
-    child.kill(sig);
+    current?.kill(sig);
   });
 }
-const timer = setTimeout(() => {
-  problems.push(`vitest ran longer than ${VITEST_TIMEOUT_MS / 60000} minutes and was stopped`);
-  child.kill('SIGTERM');
-  setTimeout(() => child.kill('SIGKILL'), 10000).unref();
-}, VITEST_TIMEOUT_MS);
-
-const [code, signal] = await new Promise((res) => {
-  child.on('error', (e) => {
-    problems.push(`vitest could not run: ${e.message}`);
-    res([null, null]);
+const t0 = Date.now();
+const results = [];
+for (const run of runs) {
+  if (interrupted) break;
+  const report = REPORT.replace(/\.json$/, `-${run.name}.json`);
+  mkdirSync(dirname(report), { recursive: true });
+  rmSync(report, { force: true });
+  reports.push(report);
+  const args = [VITEST, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...run.args];
+  const left = Math.max(60000, VITEST_TIMEOUT_MS - (Date.now() - t0));
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: desktopEnv, stdio: ['ignore', 'inherit', 'inherit'] });
+  current = child;
+  const timer = setTimeout(() => {
+    problems.push(`vitest (${run.name}) ran past the ${VITEST_TIMEOUT_MS / 60000}-minute budget and was stopped`);
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10000).unref();
+  }, left);
+  const [code, signal] = await new Promise((res) => {
+    child.on('error', (e) => {
+      problems.push(`vitest (${run.name}) could not run: ${e.message}`);
+      res([null, null]);
+    });
+    child.on('exit', (c, sg) => res([c, sg]));
   });
-  child.on('exit', (c, s) => res([c, s]));
-});
-clearTimeout(timer);
-say(`vitest finished in ${((Date.now() - t0) / 1000).toFixed(1)} s (exit ${code ?? signal})`);
+  clearTimeout(timer);
+  results.push({ run, report, code, signal });
+  say(`vitest ${run.name} finished in ${((Date.now() - t0) / 1000).toFixed(1)} s (exit ${code ?? signal})`);
+}
 stopDesktop();
 
 // ------------------------------------------------------------------ summary
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-let report = null;
-try {
-  report = JSON.parse(readFileSync(REPORT, 'utf8'));
-} catch (e) {
-  problems.push(`no vitest JSON report at ${REPORT} (${e.code ?? e.message})`);
-}
-if (report) {
-  passed = report.numPassedTests ?? 0;
-  failed = report.numFailedTests ?? 0;
-  skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+for (const { run, report: file, code, signal } of results) {
+  let report = null;
+  try {
+    report = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    problems.push(`no vitest JSON report for ${run.name} at ${file} (${e.code ?? e.message})`);
+  }
+  if (!report) continue;
+  passed += report.numPassedTests ?? 0;
+  failed += report.numFailedTests ?? 0;
+  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   // A file that failed before any of its tests ran (import error, throw at top level) has no failed test.
-  for (const file of report.testResults ?? []) {
-    const anyFailed = (file.assertionResults ?? []).some((a) => a.status === 'failed');
-    if (file.status === 'failed' && !anyFailed) {
-      problems.push(`${file.name.startsWith(ROOT) ? file.name.slice(ROOT.length + 1) : file.name}: ${(file.message || 'failed to run').split('\n')[0]}`);
+  for (const f of report.testResults ?? []) {
+    const anyFailed = (f.assertionResults ?? []).some((a) => a.status === 'failed');
+    if (f.status === 'failed' && !anyFailed) {
+      problems.push(`${f.name.startsWith(ROOT) ? f.name.slice(ROOT.length + 1) : f.name}: ${(f.message || 'failed to run').split('\n')[0]}`);
     }
   }
-  if (code !== 0 && failed === 0 && problems.length === 0) {
-    problems.push((report.numTotalTests ?? 0) === 0 ? 'vitest found no tests to run' : `vitest exited with ${code ?? signal} although no test failed (unhandled errors?)`);
+  if (code !== 0 && (report.numFailedTests ?? 0) === 0 && !problems.length) {
+    problems.push((report.numTotalTests ?? 0) === 0 ? `vitest (${run.name}) found no tests to run` : `vitest (${run.name}) exited with ${code ?? signal} although no test failed (unhandled errors?)`);
   }
 }
 if (interrupted) problems.push(`interrupted by ${interrupted}`);
 for (const p of problems) say(`FAILED: ${p}`);
 failed += problems.length;
-say(`JSON report: ${REPORT}`);
+say(`JSON reports: ${reports.join(', ')}`);
 process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 process.exit(failed > 0 ? 1 : 0);

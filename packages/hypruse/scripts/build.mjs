@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const pkgDir = join(here, '..');
 const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
-const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})];
+// Pure-JS dependencies on the start path are bundled: one file loads much faster
+// than zod's many ESM modules. Native, binary-shipping and lazily loaded ones stay external.
+const BUNDLED = new Set(['zod', 'tsyringe', 'reflect-metadata']);
+const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})].filter((d) => !BUNDLED.has(d));
 
 const t0 = Date.now();
 rmSync(join(pkgDir, 'dist'), { recursive: true, force: true });

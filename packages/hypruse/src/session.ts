@@ -81,7 +81,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     get: <T,>(t: symbol) => c.resolve<T>(t),
     has: (t) => c.isRegistered(t, true),
   };
-  const pipeline = new Pipeline({ config, session: state, services, registry, layers, source: opts.source, logger });
+  const pipeline = new Pipeline({ config, session: state, services, registry, layers, source: opts.source, logger, env });
 
   let disposed = false;
   return {

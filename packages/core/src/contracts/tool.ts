@@ -47,6 +47,8 @@ export interface ToolContext {
   readonly session: SessionState;
   readonly dryRun: boolean;
   readonly services: ToolServices;
+  /** The session's environment (the host's, or the one a test or embedder passed). */
+  readonly env: NodeJS.ProcessEnv;
   /** Call another tool through the full pipeline (every trust layer applies). */
   invoke(tool: string, args: Record<string, unknown>): Promise<ToolResult>;
   /** Progress line for a person waiting (stderr in the CLI, MCP progress/log in MCP). */

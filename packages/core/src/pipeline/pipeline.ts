@@ -21,6 +21,8 @@ export interface PipelineOptions {
   layers: TrustLayer[];
   source: CallSource;
   logger: Logger;
+  /** The session's environment; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface CallOptions {
@@ -82,6 +84,7 @@ export class Pipeline {
       session,
       dryRun,
       services,
+      env: this.opts.env ?? process.env,
       invoke: (t, a) => this.call(t, a, { signal, parent: call, progress: callOpts.progress, confirm: callOpts.confirm, dryRun }),
       progress: (m) => callOpts.progress?.(m),
       confirm: callOpts.confirm,

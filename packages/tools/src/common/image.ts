@@ -59,7 +59,7 @@ export async function deliverFrame(ctx: ToolContext, frame: Frame, opts: Deliver
     r.image(img.data, img.mime);
     r.text(opts.headline ?? `${meta.target} ${img.width}x${img.height} ${img.format}`);
   } else {
-    const dir = runtimeDir();
+    const dir = runtimeDir(ctx.env);
     if (!dir) throw new HypruseError('error.capture', 'XDG_RUNTIME_DIR is not set, so there is nowhere private to save screenshots', { hint: 'set XDG_RUNTIME_DIR, or HYPRUSE_SCREENSHOT_MODE=image' });
     const path = await saveShot(dir, img, shot.keep);
     meta.path = path;
