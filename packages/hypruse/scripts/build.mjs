@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const pkgDir = join(here, '..');
 const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
-// Pure-JS dependencies on the start path are bundled: one file loads much faster
-// than zod's many ESM modules. Native, binary-shipping and lazily loaded ones stay external.
-const BUNDLED = new Set(['zod', 'tsyringe', 'reflect-metadata']);
-const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})].filter((d) => !BUNDLED.has(d));
+// Runtime dependencies (native, binary-shipping or loaded only for config files)
+// stay external; everything else, zod and the MCP SDK included, is bundled: one
+// file loads much faster than many small ESM modules.
+const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})];
 
 const t0 = Date.now();
 rmSync(join(pkgDir, 'dist'), { recursive: true, force: true });
