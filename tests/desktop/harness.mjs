@@ -318,6 +318,9 @@ const tail = (file, lines = 15) => {
 
 const SWAY_CONFIG = `# written by tests/desktop/harness.mjs
 output HEADLESS-1 resolution 1280x800 position 0 0
+# workspace 2 always lives on the scale-1.5 monitor, whichever test created it first
+workspace 1 output HEADLESS-1
+workspace 2 output HEADLESS-2
 xwayland disable
 set $mod Mod4
 bindsym $mod+Return exec foot
