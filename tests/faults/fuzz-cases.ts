@@ -136,6 +136,10 @@ export function semanticCases(): FuzzCase[] {
     add('wm', { action: 'focus_window', target: ws }, `focus window ${JSON.stringify(ws)}`);
   }
   for (const t of UNTYPEABLE) add('keyboard', { action: 'type', text: t }, `type ${JSON.stringify(t)} (lone surrogate)`);
+  for (const t of UNTYPEABLE) {
+    add('clipboard', { action: 'write', text: t }, `copy ${JSON.stringify(t)} (lone surrogate)`);
+    add('launch', { command: `echo ${t}` }, `launch a command with a lone surrogate`);
+  }
   for (const t of INJECTIONS) add('wm', { action: 'focus_window', target: t }, `focus window ${JSON.stringify(t)}`);
   add('wm', { action: 'focus_window' }, 'focus without a target');
   add('wm', { action: 'focus_window', target: 'active' }, 'focus "active"');

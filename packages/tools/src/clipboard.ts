@@ -11,7 +11,7 @@ export const clipboardTool = defineTool({
   input: z
     .object({
       action: z.enum(['read', 'write']).describe('read | write'),
-      text: z.string().max(1_000_000).default('').describe('Text to copy (write).'),
+      text: z.string().max(1_000_000).refine((t) => !/\p{Cs}/u.test(t), 'text contains a lone surrogate (broken UTF-16)').default('').describe('Text to copy (write).'),
     })
     .strict(),
   cli: { positional: ['action', 'text'], stdinField: 'text' },

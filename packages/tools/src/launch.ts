@@ -16,6 +16,7 @@ export const launchTool = defineTool({
         .min(1, 'name a command')
         .max(4096)
         .refine((s) => !/[\x00]/.test(s), 'the command contains a NUL byte')
+        .refine((s) => !/\p{Cs}/u.test(s), 'the command contains a lone surrogate (broken UTF-16)')
         .describe('Shell command line, e.g. "foot" or "zenity --entry".'),
       workspace: workspaceField.optional(),
       wait_s: z.number().finite().default(8).describe('Seconds to wait for the window, clamped to 1..30.'),
