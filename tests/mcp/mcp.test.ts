@@ -169,4 +169,16 @@ describe('MCP adapter over a real client', () => {
     const picked = await client.callTool({ name: 'click_ui', arguments: { name: 'a', window: '11', index: 1 } });
     expect((picked.content as Text[])[0].text).toMatch(/^clicked push button 'Okay then'/);
   });
+
+  it('refuses to pass off a screen crop as a hidden window, and captures a shown one', async () => {
+    const { client, session } = await connect();
+    session.fake.compositor.desktop.windows[1].visible = false;
+    const hidden = await client.callTool({ name: 'screenshot', arguments: { window: '22' } });
+    expect(hidden.isError).toBe(true);
+    expect((hidden.content as Text[])[0].text).toMatch(/^unsupported: window 22 is not shown on any monitor/);
+    const shown = await client.callTool({ name: 'screenshot', arguments: { window: '11' } });
+    expect(shown.isError, JSON.stringify(shown.content)).toBeFalsy();
+    expect((shown.structuredContent as { source: string; geometry: number[] }).source).toBe('crop');
+    expect((shown.structuredContent as { geometry: number[] }).geometry).toEqual([100, 100, 400, 200]);
+  });
 });

@@ -61,6 +61,7 @@ export const screenshotTool = defineTool({
       assertCapturable(ctx, w);
       const scale = regionScale(d.monitors, w.geometry);
       const { frame, stable } = await captureFrame(ctx, { kind: 'window', address: w.address, geometry: w.geometry, scale }, args.stable);
+      assertCapturable(ctx, w, frame);
       const visible = w.visible && d.monitors.some((m) => intersection(m.geometry, w.geometry));
       ctx.session.observed.set(w.address, { ...w.geometry });
       return deliverFrame(ctx, frame, {

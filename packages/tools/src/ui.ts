@@ -53,6 +53,7 @@ export const marksTool = defineTool({
     assertCapturable(ctx, w);
     const scale = regionScale(r.desktop.monitors, w.geometry);
     const { frame, stable } = await captureFrame(ctx, { kind: 'window', address: w.address, geometry: w.geometry, scale }, true);
+    assertCapturable(ctx, w, frame);
     const marks = r.items.map((i, n) => {
       const p = globalToPixel(frame.geometry, frame.scale, { x: i.x, y: i.y });
       return { x: p.x, y: p.y, label: String(n + 1) };

@@ -3,10 +3,15 @@ import {
   type ImageMeta, type ToolContext, type ToolResult,
 } from '@hypruse/core';
 
-/** A window capture on a compositor without toplevel capture is a screen crop: refuse it for a hidden window. */
-export function assertCapturable(ctx: ToolContext, w: Window): void {
+/**
+ * A window capture on a compositor without toplevel capture is a screen crop:
+ * refuse it for a hidden window. Called before capturing (from the declared
+ * capability) and after (`frame`: the backend fell back to a crop anyway).
+ */
+export function assertCapturable(ctx: ToolContext, w: Window, frame?: Frame): void {
   const comp = ctx.services.get(Tokens.Compositor);
-  if (w.visible || comp.capabilities.has('capture.toplevel')) return;
+  if (w.visible) return;
+  if (frame ? frame.source !== 'crop' : comp.capabilities.has('capture.toplevel')) return;
   throw new HypruseError('unsupported.capability', `window ${w.address} is not shown on any monitor, and ${comp.displayName} cannot capture a hidden window (${comp.unsupportedReason('capture.toplevel')})`, {
     hint: `show it first (focus_window ${w.address}), then capture it`,
     data: { compositor: comp.id, capability: 'capture.toplevel' },
