@@ -44,16 +44,24 @@ describe('paths', () => {
 });
 
 describe('journal file', () => {
-  it('creates the file 0600 in a 0700 directory, tightening an existing wider directory', async () => {
+  it('creates the file 0600 in a directory it creates 0700', async () => {
     const d = join(dir, 'state', 'hypruse');
-    mkdirSync(d, { recursive: true });
-    chmodSync(d, 0o755);
     const f = new JournalFile(join(d, 'journal.ndjson'), 0);
     await f.append({ v: 1, seq: await f.nextSeq(), ts: new Date().toISOString(), kind: 'observe' });
     expect(statSync(d).mode & 0o777).toBe(0o700);
     expect(statSync(f.path).mode & 0o777).toBe(0o600);
     expect(statSync(f.seqPath).mode & 0o777).toBe(0o600);
     expect(existsSync(f.lockPath)).toBe(false);
+  });
+
+  it('never changes the mode of a directory that already existed (HYPRUSE_JOURNAL=/tmp/j.ndjson must not close /tmp)', async () => {
+    const shared = join(dir, 'shared');
+    mkdirSync(shared, { recursive: true });
+    chmodSync(shared, 0o1777);
+    const f = new JournalFile(join(shared, 'journal.ndjson'), 0);
+    await f.append({ v: 1, seq: await f.nextSeq(), ts: new Date().toISOString(), kind: 'observe' });
+    expect(statSync(shared).mode & 0o7777).toBe(0o1777);
+    expect(statSync(f.path).mode & 0o777).toBe(0o600);
   });
 
   it('issues unique seq numbers across independent writers (separate instances share only the files)', async () => {

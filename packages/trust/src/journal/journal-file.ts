@@ -45,13 +45,16 @@ export class JournalFile {
     return `${this.path}.lock`;
   }
 
-  /** The directory, 0700 (tightened if it already existed with wider access). */
+  /**
+   * The directory: created 0700 when hypruse creates it. An existing directory
+   * is never re-moded (the person chose it: it may be /tmp or a shared folder);
+   * the journal file itself is always 0600.
+   */
   private ensureDir(): Promise<void> {
     this.dirReady ??= (async () => {
       const dir = dirname(this.path);
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      const st = await stat(dir);
-      if ((st.mode & 0o077) !== 0 && st.uid === process.getuid?.()) await chmod(dir, 0o700);
+      const created = await mkdir(dir, { recursive: true, mode: 0o700 });
+      if (created !== undefined) await chmod(dir, 0o700); // the umask may have widened it
     })().catch((err) => {
       this.dirReady = null;
       throw err;
