@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import {
-  CancelledError, HypruseError, NotFoundError, UnsupportedError, UsageError, throwIfAborted,
-  type Bind, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type EventSubscription,
-  type LaunchOptions, type LaunchResult, type Point, type Window,
+  CancelledError, HypruseError, LaunchMatcher, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, throwIfAborted,
+  wrapLaunchCommand, type Bind, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type EventSubscription,
+  type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type Window,
 } from '@hypruse/core';
 import { HyprlandDispatcher } from './dispatch/dispatcher.js';
 import type { Dialect } from './dispatch/dialect.js';
@@ -10,7 +9,6 @@ import { validateAddress, validateTag, validateWorkspace } from './dispatch/vali
 import { HyprlandEventReader, RESYNC_EVENT } from './ipc/event-reader.js';
 import { HyprlandRequestClient } from './ipc/request-client.js';
 import type { HyprlandSockets } from './ipc/socket-paths.js';
-import { ProcfsInspector, carriesToken, tokenAlive, wrapLaunchCommand, type ProcessInspector } from './launch/process-inspector.js';
 import { mapBinds } from './model/binds.js';
 import { SNAPSHOT_QUERIES, mapDesktop, normalizeAddress, rawSnapshotFromBatch } from './model/map-desktop.js';
 import type { RawBind, RawClient } from './model/raw-types.js';
@@ -20,7 +18,7 @@ export interface HyprlandCompositorOptions {
   /** Per-request timeout (default 5000 ms). */
   requestTimeoutMs?: number;
   /** Process table access for launch matching (default: /proc). */
-  inspector?: ProcessInspector;
+  inspector?: ProcessTable;
   /** Hyprland version string if already known (decides `capture.toplevel`). */
   version?: string | null;
 }
@@ -67,14 +65,14 @@ export class HyprlandCompositor implements Compositor {
   readonly client: HyprlandRequestClient;
   readonly dispatcher: HyprlandDispatcher;
   readonly reader: HyprlandEventReader;
-  private readonly inspector: ProcessInspector;
+  private readonly inspector: ProcessTable;
   private readonly knownVersion: string | null;
 
   constructor(readonly options: HyprlandCompositorOptions) {
     this.client = new HyprlandRequestClient(options.sockets.request, options.requestTimeoutMs ?? 5000);
     this.dispatcher = new HyprlandDispatcher(this.client);
     this.reader = new HyprlandEventReader(options.sockets.events);
-    this.inspector = options.inspector ?? new ProcfsInspector();
+    this.inspector = options.inspector ?? procfsTable;
     this.knownVersion = options.version ?? null;
     const caps = new Set<CompositorCapability>(ALL_CAPS);
     const v = parseVersion(this.knownVersion);
@@ -197,12 +195,11 @@ export class HyprlandCompositor implements Compositor {
   async launch(command: string, opts: LaunchOptions): Promise<LaunchResult> {
     if (!command.trim()) throw new UsageError('launch needs a command', { code: 'usage.arguments' });
     const workspace = opts.workspace ? validateWorkspace(opts.workspace) : undefined;
-    for (const k of Object.keys(opts.env ?? {})) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new UsageError(`'${k}' is not an environment variable name`, { code: 'usage.arguments' });
-    }
+    const token = newLaunchToken();
+    const wrapped = wrapLaunchCommand(command, token, opts.env); // refuses a bad env name before anything is sent
     throwIfAborted(opts.signal);
-    const token = randomUUID().replace(/-/g, '');
-    const wrapped = wrapLaunchCommand(command, token, opts.env);
+    // Hyprland starts the process itself: no root pid, the token alone decides.
+    const matcher = new LaunchMatcher({ token, table: this.inspector });
     let sub: EventSubscription | null = null;
     try {
       sub = await this.subscribe();
@@ -222,7 +219,7 @@ export class HyprlandCompositor implements Compositor {
         for (const c of await this.clients(opts.signal)) {
           const addr = normalizeAddress(c.address as string);
           if (baseline.has(addr)) continue;
-          if (typeof c.pid === 'number' && c.pid > 0 && carriesToken(this.inspector, c.pid, token)) {
+          if (typeof c.pid === 'number' && matcher.owns(c.pid)) {
             found = addr;
             pid = c.pid;
             return;
@@ -260,11 +257,11 @@ export class HyprlandCompositor implements Compositor {
         const now = Date.now();
         if (!found && candidates.length === 1 && now - started >= 1000 && now - lastHandoffCheck >= 250) {
           lastHandoffCheck = now;
-          if (!tokenAlive(this.inspector, token)) handoff = true;
+          if (!matcher.alive()) handoff = true;
         }
         if (handoff) break;
       }
-      if (!found && !handoff && candidates.length === 1 && !tokenAlive(this.inspector, token)) handoff = true;
+      if (!found && !handoff && candidates.length === 1 && !matcher.alive()) handoff = true;
       if (!found && handoff) found = candidates[0];
       if (!found) {
         const secs = (opts.timeoutMs / 1000).toFixed(1);

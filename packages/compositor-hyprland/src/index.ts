@@ -19,5 +19,3 @@ export { legacyDispatch, luaDispatch, luaMarkRule, legacyMarkRules, looksLikeWro
 export type { Dialect, DispatchOp } from './dispatch/dialect.js';
 export { luaString, luaTable } from './dispatch/lua-literal.js';
 export { validateWorkspace, validateAddress, validateTag } from './dispatch/validate.js';
-export { ProcfsInspector, carriesToken, tokenAlive, wrapLaunchCommand, shQuote, LAUNCH_TOKEN_VAR } from './launch/process-inspector.js';
-export type { ProcessInspector } from './launch/process-inspector.js';

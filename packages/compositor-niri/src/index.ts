@@ -14,7 +14,3 @@ export type { NiriState } from './model/to-desktop.js';
 export { windowPlacement } from './model/window-geometry.js';
 export { layerKind, layerLevel } from './model/layer-kind.js';
 export { resolveWorkspace } from './model/workspace-ref.js';
-export { DescendantTracker, procfsTable, LAUNCH_MARK } from './launch/process-tree.js';
-export type { ProcessTable } from './launch/process-tree.js';
-export { detachedShellSpawner } from './launch/spawner.js';
-export type { Spawner, SpawnedProcess } from './launch/spawner.js';

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { basename, dirname } from 'node:path';
 import {
   CancelledError,
@@ -6,6 +5,9 @@ import {
   NotFoundError,
   UnsupportedError,
   UsageError,
+  procfsTable,
+  spawnDetached,
+  startLaunch,
   throwIfAborted,
   type Bind,
   type CloseOutcome,
@@ -13,17 +15,18 @@ import {
   type CompositorCapability,
   type Desktop,
   type EventSubscription,
+  type LaunchMatcher,
   type LaunchOptions,
   type LaunchResult,
   type Logger,
   type Point,
+  type ProcessTable,
+  type Spawner,
   type Window,
 } from '@hypruse/core';
 import { NiriEventHub } from './events/niri-event-hub.js';
 import { NiriIpcClient } from './ipc/niri-ipc-client.js';
 import type { NiriWindow, NiriWorkspace } from './ipc/types.js';
-import { DescendantTracker, LAUNCH_MARK, procfsTable, type ProcessTable } from './launch/process-tree.js';
-import { detachedShellSpawner, type Spawner } from './launch/spawner.js';
 import { toDesktop, toWindow } from './model/to-desktop.js';
 import { resolveWorkspace } from './model/workspace-ref.js';
 
@@ -70,7 +73,7 @@ export class NiriCompositor implements Compositor {
   constructor(private readonly opts: NiriCompositorOptions) {
     this.ipc = new NiriIpcClient(opts.socketPath, opts.requestTimeoutMs ?? 2000);
     this.hub = new NiriEventHub(this.ipc, { logger: opts.logger, reconnectDelaysMs: opts.reconnectDelaysMs });
-    this.spawner = opts.spawner ?? detachedShellSpawner;
+    this.spawner = opts.spawner ?? spawnDetached;
     this.processTable = opts.processTable ?? procfsTable;
     this.childEnv = { ...niriSessionEnv(opts.socketPath), ...(opts.childEnv ?? {}) };
   }
@@ -184,15 +187,13 @@ export class NiriCompositor implements Compositor {
     }
     try {
       const knownBefore = sub ? null : new Set((await this.ipc.windows({ signal: opts.signal })).map((w) => w.id));
-      const mark = randomUUID();
-      const env = { ...process.env, ...this.childEnv, ...(opts.env ?? {}), [LAUNCH_MARK]: mark };
-      const child = await this.spawner(command, env);
-      const tracker = new DescendantTracker(child.pid, this.processTable, mark);
-      const found = await this.awaitOwnWindow(sub, knownBefore, tracker, child, opts);
+      const env = { ...process.env, ...this.childEnv, ...(opts.env ?? {}) };
+      const { child, matcher } = await startLaunch(command, env, { spawner: this.spawner, table: this.processTable });
+      const found = await this.awaitOwnWindow(sub, knownBefore, matcher, child, opts);
       if (found === null) {
         const code = child.exitCode();
         const why =
-          code !== undefined && code !== 0 && !tracker.anyAlive()
+          code !== undefined && code !== 0 && !matcher.alive()
             ? `it exited with ${code === null ? 'a signal' : `code ${code}`} before opening a window`
             : `no window of that process appeared within ${Math.round(opts.timeoutMs / 100) / 10}s`;
         return {
@@ -220,7 +221,7 @@ export class NiriCompositor implements Compositor {
   private async awaitOwnWindow(
     sub: EventSubscription | null,
     knownBefore: Set<number> | null,
-    tracker: DescendantTracker,
+    matcher: LaunchMatcher,
     child: { exitCode(): number | null | undefined },
     opts: LaunchOptions,
   ): Promise<NiriWindow | null> {
@@ -228,11 +229,11 @@ export class NiriCompositor implements Compositor {
     const step = 100;
     for (;;) {
       if (opts.signal?.aborted) throw new CancelledError('launch cancelled while waiting for the window');
-      tracker.refresh();
+      matcher.refresh();
       const left = deadline - Date.now();
       if (left <= 0) return null;
       const code = child.exitCode();
-      if (code !== undefined && code !== 0 && !tracker.anyAlive()) return null;
+      if (code !== undefined && code !== 0 && !matcher.alive()) return null;
       if (sub) {
         let ev;
         try {
@@ -244,15 +245,15 @@ export class NiriCompositor implements Compositor {
           continue;
         }
         if (ev?.type === 'window_open') {
-          tracker.refresh();
-          if (tracker.owns(ev.pid)) {
+          matcher.refresh();
+          if (matcher.owns(ev.pid)) {
             const w = this.hub.replica.windows.get(Number(ev.address));
             if (w) return w;
           }
         }
       } else {
         const windows = await this.ipc.windows({ signal: opts.signal });
-        const mine = windows.find((w) => !knownBefore!.has(w.id) && tracker.owns(w.pid));
+        const mine = windows.find((w) => !knownBefore!.has(w.id) && matcher.owns(w.pid));
         if (mine) return mine;
         for (const w of windows) knownBefore!.add(w.id);
         await new Promise((r) => setTimeout(r, Math.min(150, left)));

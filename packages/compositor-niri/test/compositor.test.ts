@@ -1,8 +1,6 @@
-import type { DesktopEvent, EventSubscription } from '@hypruse/core';
+import { LAUNCH_TOKEN_VAR, type DesktopEvent, type EventSubscription, type ProcessTable, type Spawner } from '@hypruse/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NiriCompositor } from '../src/niri-compositor.js';
-import { LAUNCH_MARK, type ProcessTable } from '../src/launch/process-tree.js';
-import type { Spawner } from '../src/launch/spawner.js';
 import { NiriSimulator } from '../../../tests/simulators/niri/niri-simulator.js';
 
 let sim: NiriSimulator;
@@ -169,9 +167,9 @@ describe('launch', () => {
   /** A fake process table: pid → ppid, plus environments. */
   function table(parents: Record<number, number>, environ: Record<number, Record<string, string>> = {}): ProcessTable {
     return {
-      parentOf: (pid) => parents[pid] ?? null,
-      list: () => Object.entries(parents).map(([pid, ppid]) => ({ pid: Number(pid), ppid })),
-      environHas: (pid, k, v) => environ[pid]?.[k] === v,
+      parent: (pid) => parents[pid] ?? null,
+      pids: () => Object.keys(parents).map(Number),
+      envVar: (pid, name) => environ[pid]?.[name] ?? null,
     };
   }
 
@@ -198,7 +196,7 @@ describe('launch', () => {
     const spawner: Spawner = async (_cmd, env) => {
       setTimeout(() => {
         parents[90005] = 1; // launcher exited, app re-parented to init
-        environ[90005] = { [LAUNCH_MARK]: env[LAUNCH_MARK]! };
+        environ[90005] = { [LAUNCH_TOKEN_VAR]: env[LAUNCH_TOKEN_VAR]! };
         sim.openWindow({ title: 'orphan', pid: 90005 });
       }, 30);
       return { pid: 90001, exitCode: () => 0 };

@@ -18,4 +18,3 @@ export { parseAddress, quoteWorkspace, workspaceProblem, quoteMark } from './mod
 export type { SwayNode, SwayRect, SwayOutput, SwayWorkspace, SwayCommandResult, SwayVersion } from './model/raw-types.js';
 export { normalizeSwayEvent } from './events/normalize.js';
 export { EventQueue } from './events/event-queue.js';
-export { belongsToProcess, parseProcStat } from './process-tree.js';

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import type {
   Bind, CloseOutcome, Compositor, CompositorCapability, Cursor, Desktop, DesktopEvent, EventSubscription, LaunchOptions, LaunchResult, Point, Window,
 } from '@hypruse/core';
-import { CancelledError, HypruseError, NotFoundError, UnsupportedError, UsageError } from '@hypruse/core';
+import { CancelledError, HypruseError, NotFoundError, UnsupportedError, UsageError, startLaunch } from '@hypruse/core';
 import { SWAY_CAPABILITIES, swayUnsupportedReason } from './capabilities.js';
 import { EventQueue } from './events/event-queue.js';
 import { normalizeSwayEvent } from './events/normalize.js';
@@ -14,7 +13,6 @@ import { parseSwayBinds } from './model/binds.js';
 import { firstFailure, parseAddress, quoteMark, quoteWorkspace } from './model/commands.js';
 import { desktopFromTree, findNode, isWindowNode, SCRATCH_WORKSPACE } from './model/desktop-model.js';
 import type { SwayCommandResult, SwayNode, SwayVersion } from './model/raw-types.js';
-import { belongsToProcess } from './process-tree.js';
 
 export interface SwayCompositorOptions {
   /** Path of sway's IPC socket ($SWAYSOCK). */
@@ -211,23 +209,11 @@ export class SwayCompositor implements Compositor {
     try {
       // windows that exist before the launch, for the polling fallback if the event stream dies
       const known = new Set((await this.snapshot()).windows.map((w) => w.address));
-      const child = spawn('/bin/sh', ['-c', command], {
-        detached: true,
-        stdio: 'ignore',
-        env: { ...process.env, ...(this.opts.launchEnv ?? {}), ...(opts.env ?? {}) },
-      });
-      const pid = await new Promise<number>((resolve, reject) => {
-        child.once('spawn', () => resolve(child.pid!));
-        child.once('error', (err) => reject(new HypruseError('error.compositor', `cannot start /bin/sh for the launch: ${err.message}`, { cause: err })));
-      });
-      let exitCode: number | null = null;
-      child.once('exit', (code) => {
-        exitCode = code;
-      });
-      child.unref();
+      const { child, matcher } = await startLaunch(command, { ...process.env, ...(this.opts.launchEnv ?? {}), ...(opts.env ?? {}) });
+      const pid = child.pid;
       const expectedClass = guessAppId(command);
       const ours = (winPid: number | null | undefined, cls: string | undefined) =>
-        (typeof winPid === 'number' && belongsToProcess(winPid, pid)) || (expectedClass !== null && typeof cls === 'string' && cls.toLowerCase() === expectedClass);
+        matcher.owns(winPid) || (expectedClass !== null && typeof cls === 'string' && cls.toLowerCase() === expectedClass);
       const deadline = Date.now() + Math.max(0, opts.timeoutMs);
       let found: string | null = null;
       let polling = false;
@@ -248,7 +234,8 @@ export class SwayCompositor implements Compositor {
           if (w) found = w.address;
           continue;
         }
-        if (exitCode !== null && exitCode !== 0 && !ev) {
+        const exitCode = child.exitCode();
+        if (typeof exitCode === 'number' && exitCode !== 0 && !ev) {
           return { pid, window: null, note: `the command exited with code ${exitCode} before opening a window` };
         }
         if (ev && ev.type === 'window_open' && ours(ev.pid, ev.class)) found = ev.address;

@@ -1,0 +1,88 @@
+import { readFileSync, readdirSync } from 'node:fs';
+
+/** The fields of `/proc/<pid>/stat` that launch matching needs. */
+export interface ProcStat {
+  pid: number;
+  ppid: number;
+  pgrp: number;
+  session: number;
+}
+
+/**
+ * Read access to the process table, injected so tests can fake it: the real
+ * one reads `/proc` (`procfsTable`); a fake is a few maps.
+ */
+export interface ProcessTable {
+  /** Parent pid of a live process (0 for pid 1), or null when it is gone or unreadable: also the liveness test. */
+  parent(pid: number): number | null;
+  /** The value of one variable of the environment the process was exec'd with, or null (gone, not ours, unset). */
+  envVar(pid: number, name: string): string | null;
+  /** Every visible pid. */
+  pids(): number[];
+  /**
+   * Process group and session of a live process, or null. Optional: a table
+   * without it (a simulator's fake) matches by ancestry and launch token only.
+   */
+  group?(pid: number): Pick<ProcStat, 'pgrp' | 'session'> | null;
+}
+
+/** Parse `/proc/<pid>/stat` text; the command name may contain spaces and parentheses. */
+export function parseProcStat(text: string): ProcStat | null {
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
+  if (open < 0 || close < open) return null;
+  const pid = Number(text.slice(0, open).trim());
+  // after "(comm) ": state ppid pgrp session ...
+  const rest = text.slice(close + 2).split(' ');
+  const ppid = Number(rest[1]);
+  const pgrp = Number(rest[2]);
+  const session = Number(rest[3]);
+  if (![pid, ppid, pgrp, session].every(Number.isInteger)) return null;
+  return { pid, ppid, pgrp, session };
+}
+
+/** `/proc/<pid>/stat` of one process, or null when it is gone or unreadable. */
+export function readProcStat(pid: number, procRoot = '/proc'): ProcStat | null {
+  try {
+    return parseProcStat(readFileSync(`${procRoot}/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** One variable of a NUL-separated environ block (`/proc/<pid>/environ`), or null. */
+export function environValue(environ: string, name: string): string | null {
+  const prefix = `${name}=`;
+  for (const entry of environ.split('\0')) {
+    if (entry.startsWith(prefix)) return entry.slice(prefix.length);
+  }
+  return null;
+}
+
+/** A `ProcessTable` over a procfs mount (default `/proc`). */
+export function procfsTableAt(procRoot: string): ProcessTable {
+  return {
+    parent: (pid) => readProcStat(pid, procRoot)?.ppid ?? null,
+    group(pid) {
+      const s = readProcStat(pid, procRoot);
+      return s ? { pgrp: s.pgrp, session: s.session } : null;
+    },
+    envVar(pid, name) {
+      try {
+        return environValue(readFileSync(`${procRoot}/${pid}/environ`, 'utf8'), name);
+      } catch {
+        return null;
+      }
+    },
+    pids() {
+      try {
+        return readdirSync(procRoot).filter((n) => /^\d+$/.test(n)).map(Number);
+      } catch {
+        return [];
+      }
+    },
+  };
+}
+
+/** The Linux process table, read from `/proc`. */
+export const procfsTable: ProcessTable = procfsTableAt('/proc');
