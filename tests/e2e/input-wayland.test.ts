@@ -7,22 +7,13 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCombo } from '@hypruse/core';
 import { WaylandInput } from '@hypruse/wayland';
+import { alive, zenityAnswer } from '../support/tools.js';
 import {
   killFixture, launchFixture, requireDesktop, swaymsg, swayNodes, waitFor, type LaunchedFixture,
 } from '../support/desktop.js';
 
 const desk = await requireDesktop();
 const TEXT = 'héllo wörld ✓ — 日本語';
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -31,16 +22,6 @@ async function launchFocused(name: 'zenity-entry' | 'foot', workspace: string, a
   const app = await launchFixture(name, { workspace, args });
   await waitFor(async () => (await swayNodes()).find((n) => n.id === app.conId)?.focused, 5000, `${name} focused`);
   return app;
-}
-
-/** Wait for zenity to exit and return what it printed (the entry text + "\n" on OK; "" on Cancel). */
-async function zenityAnswer(app: LaunchedFixture, timeoutMs = 5000): Promise<string> {
-  try {
-    await waitFor(() => !alive(app.pid), timeoutMs, `zenity ${app.pid} to exit`);
-  } finally {
-    if (alive(app.pid)) await killFixture(app.pid);
-  }
-  return readFileSync(app.stdout, 'utf8');
 }
 
 async function windowRect(conId: number | undefined) {

@@ -10,50 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
 import { BIN, startServer, type Server } from '../support/server.js';
+import { alive, slowA11yConfig, zenityAnswer, type El, type Meta } from '../support/tools.js';
+
+const SLOW_A11Y_CONFIG = slowA11yConfig();
 
 const desk = await requireDesktop();
-
-/** gtk3-widget-factory answers AT-SPI slowly on a loaded machine; raise the 2 s ceiling (a11y.timeoutMs) so tests measure behaviour. */
-const CONFIG = (() => {
-  const file = join(mkdtempSync(join(tmpdir(), 'hypruse-tools-e2e-')), 'hypruse.json');
-  writeFileSync(file, JSON.stringify({ a11y: { timeoutMs: 10000 } }));
-  return file;
-})();
-
-interface El {
-  role: string;
-  name: string;
-  x: number;
-  y: number;
-  clickable: boolean;
-  checked?: boolean;
-}
-
-interface Meta {
-  geometry: [number, number, number, number];
-  image: [number, number];
-  scale: number;
-  path?: string;
-}
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
-async function zenityAnswer(app: LaunchedFixture, timeoutMs = 5000): Promise<string> {
-  try {
-    await waitFor(() => !alive(app.pid), timeoutMs, `zenity ${app.pid} to exit`);
-  } finally {
-    if (alive(app.pid)) await killFixture(app.pid);
-  }
-  return readFileSync(app.stdout, 'utf8');
-}
 
 /** The CLI as a separate process with the desktop environment. */
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -61,7 +22,7 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
     execFile(
       process.execPath,
       [BIN, ...args],
-      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: 'C.UTF-8', ...desk!.env, HYPRUSE_CONFIG: CONFIG }, timeout: 30000, encoding: 'utf8' },
+      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: 'C.UTF-8', ...desk!.env, HYPRUSE_CONFIG: SLOW_A11Y_CONFIG }, timeout: 30000, encoding: 'utf8' },
       (err, stdout, stderr) => resolve({ code: typeof err?.code === 'number' ? err.code : err ? -1 : 0, stdout, stderr }),
     );
   });
@@ -71,7 +32,7 @@ describe.skipIf(!desk)('click_ui and marks on the real desktop', () => {
   let server: Server;
 
   beforeAll(async () => {
-    server = await startServer(desk!.env, { HYPRUSE_CONFIG: CONFIG });
+    server = await startServer(desk!.env, { HYPRUSE_CONFIG: SLOW_A11Y_CONFIG });
   });
 
   afterAll(async () => {

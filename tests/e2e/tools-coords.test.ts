@@ -11,64 +11,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchFixture, requireDesktop, swayNodes, type LaunchedFixture } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
+import { settled, slowA11yConfig, ui, type El, type Meta } from '../support/tools.js';
+
 
 const desk = await requireDesktop();
-
-/**
- * gtk3-widget-factory keeps its main loop busy (animations), so one tree read
- * takes 1-2.6 s on a loaded machine; the default 2 s AT-SPI ceiling then trips
- * at random. The ceiling is a config key (a11y.timeoutMs); the tests raise it
- * so they measure behaviour, not machine load.
- */
-function a11yConfig(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'hypruse-tools-e2e-'));
-  const file = join(dir, 'hypruse.json');
-  writeFileSync(file, JSON.stringify({ a11y: { timeoutMs: 10000 } }));
-  return file;
-}
-
-interface El {
-  role: string;
-  name: string;
-  x: number;
-  y: number;
-  clickable: boolean;
-  checked?: boolean;
-  value?: string | number;
-  percent?: number;
-}
-
-interface Meta {
-  target: string;
-  geometry: [number, number, number, number];
-  image: [number, number];
-  scale: number;
-  format: string;
-  path?: string;
-}
 
 const MONITORS = [
   { output: 'HEADLESS-1', workspace: '1', geometry: [0, 0, 1280, 800], scale: 1, image: [1280, 800] },
   { output: 'HEADLESS-2', workspace: '2', geometry: [1280, 0, 1280, 720], scale: 1.5, image: [1920, 1080] },
 ] as const;
-
-/** Wait until two ui reads of a freshly mapped window agree (GTK re-lays it out for a moment after mapping). */
-async function settled(server: Server, window: string): Promise<void> {
-  let last = '';
-  for (let i = 0; i < 10; i++) {
-    const r = await server.call('ui', { window });
-    const now = JSON.stringify(r.data.elements ?? null);
-    if (!r.isError && now === last) return;
-    last = now;
-    await new Promise((res) => setTimeout(res, 300));
-  }
-}
-
-async function ui(server: Server, window: string): Promise<El[]> {
-  const r = await server.call('ui', { window });
-  expect(r.isError, r.text.join('\n')).toBe(false);
-  return r.data.elements as El[];
-}
 
 /** The check box at exactly (x, y) in a fresh read. */
 async function checkBoxAt(server: Server, window: string, x: number, y: number): Promise<El> {
@@ -116,7 +67,7 @@ describe.skipIf(!desk)('coordinates on a scale-1 and a scale-1.5 monitor (ui, po
   const apps = new Map<string, { app: LaunchedFixture; address: string }>();
 
   beforeAll(async () => {
-    server = await startServer(desk!.env, { HYPRUSE_CONFIG: a11yConfig() });
+    server = await startServer(desk!.env, { HYPRUSE_CONFIG: slowA11yConfig() });
     for (const m of MONITORS) {
       const app = await launchFixture('widget-factory', { workspace: m.workspace });
       const node = (await swayNodes()).find((n) => n.pid === app.pid && n.type === 'con');

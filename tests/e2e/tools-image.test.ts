@@ -8,24 +8,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchFixture, requireDesktop } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
+import { slowA11yConfig, type Meta } from '../support/tools.js';
+
 
 const desk = await requireDesktop();
-
-/** gtk3-widget-factory answers AT-SPI slowly on a loaded machine; raise the 2 s ceiling (a11y.timeoutMs) so tests measure behaviour. */
-function a11yConfig(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'hypruse-tools-e2e-')), 'hypruse.json');
-  writeFileSync(file, JSON.stringify({ a11y: { timeoutMs: 10000 } }));
-  return file;
-}
-
-interface Meta {
-  target: string;
-  geometry: [number, number, number, number];
-  image: [number, number];
-  scale: number;
-  format: string;
-  path?: string;
-}
 
 type Content = Array<{ type: string; data?: string; mimeType?: string; text?: string }>;
 
@@ -40,7 +26,7 @@ describe.skipIf(!desk)('image mode limits and file mode retention', () => {
     // busy content on both monitors, so the byte budget really bites
     await launchFixture('widget-factory', { workspace: '1' });
     await launchFixture('widget-factory', { workspace: '2' });
-    const config = a11yConfig();
+    const config = slowA11yConfig();
     image = await startServer(desk!.env, {
       HYPRUSE_CONFIG: config,
       HYPRUSE_SCREENSHOT_MODE: 'image',

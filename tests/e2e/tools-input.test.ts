@@ -10,51 +10,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
+import { alive, focusedId, settled, slowA11yConfig, ui, zenityAnswer, type El } from '../support/tools.js';
+
+const SLOW_A11Y_CONFIG = slowA11yConfig();
 
 const desk = await requireDesktop();
 const TEXT = 'héllo wörld ✓ — 日本語';
-
-/** gtk3-widget-factory answers AT-SPI slowly on a loaded machine; raise the 2 s ceiling (a11y.timeoutMs) so tests measure behaviour. */
-const CONFIG = (() => {
-  const file = join(mkdtempSync(join(tmpdir(), 'hypruse-tools-e2e-')), 'hypruse.json');
-  writeFileSync(file, JSON.stringify({ a11y: { timeoutMs: 10000 } }));
-  return file;
-})();
-
-interface El {
-  role: string;
-  name: string;
-  x: number;
-  y: number;
-  clickable: boolean;
-  checked?: boolean;
-  value?: string | number;
-  percent?: number;
-}
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
-/** Wait for zenity to exit and return what it printed (the entry text + "\n" on OK; "" on Cancel). */
-async function zenityAnswer(app: LaunchedFixture, timeoutMs = 5000): Promise<string> {
-  try {
-    await waitFor(() => !alive(app.pid), timeoutMs, `zenity ${app.pid} to exit`);
-  } finally {
-    if (alive(app.pid)) await killFixture(app.pid);
-  }
-  return readFileSync(app.stdout, 'utf8');
-}
-
-async function focusedId(): Promise<number | null> {
-  return (await swayNodes()).find((n) => n.focused)?.id ?? null;
-}
 
 /** A logical region of HEADLESS-1 (scale 1) as 8-bit grey pixels, straight from grim. */
 function grabGrey(rect: { x: number; y: number; width: number; height: number }): Promise<{ data: Buffer; width: number; height: number }> {
@@ -86,31 +47,13 @@ function shiftError(before: { data: Buffer; width: number; height: number }, aft
   return sum / n;
 }
 
-/** Wait until two ui reads of a freshly mapped window agree (GTK re-lays it out for a moment after mapping). */
-async function settled(server: Server, window: string): Promise<void> {
-  let last = '';
-  for (let i = 0; i < 10; i++) {
-    const r = await server.call('ui', { window });
-    const now = JSON.stringify(r.data.elements ?? null);
-    if (!r.isError && now === last) return;
-    last = now;
-    await new Promise((res) => setTimeout(res, 300));
-  }
-}
-
-async function ui(server: Server, window: string): Promise<El[]> {
-  const r = await server.call('ui', { window });
-  expect(r.isError, r.text.join('\n')).toBe(false);
-  return r.data.elements as El[];
-}
-
 const addressOf = async (app: LaunchedFixture) => String((await swayNodes()).find((n) => n.pid === app.pid && n.type === 'con')!.id);
 
 describe.skipIf(!desk)('keyboard and pointer tools on the real desktop', () => {
   let server: Server;
 
   beforeAll(async () => {
-    server = await startServer(desk!.env, { HYPRUSE_CONFIG: CONFIG });
+    server = await startServer(desk!.env, { HYPRUSE_CONFIG: SLOW_A11Y_CONFIG });
   });
 
   afterAll(async () => {
@@ -220,7 +163,7 @@ describe.skipIf(!desk)('keyboard and pointer tools on the real desktop', () => {
       const slider = els.find((e) => e.role === 'slider' && e.clickable && typeof e.value === 'number')!;
       const box = els.filter((e) => e.role === 'check box' && e.clickable).sort((p, q) => p.y - q.y)[0];
       for (const delay of [100, 180, 260]) {
-        const doomed = await startServer(desk!.env, { HYPRUSE_CONFIG: CONFIG });
+        const doomed = await startServer(desk!.env, { HYPRUSE_CONFIG: SLOW_A11Y_CONFIG });
         const drag = doomed.call('pointer', { action: 'drag', x: slider.x - 100, y: slider.y, to_x: slider.x + 100, to_y: slider.y }).catch((e: Error) => e);
         await new Promise((r) => setTimeout(r, delay));
         process.kill(doomed.pid!, 'SIGTERM');
@@ -228,7 +171,7 @@ describe.skipIf(!desk)('keyboard and pointer tools on the real desktop', () => {
         await waitFor(() => !alive(doomed.pid!), 5000, `server ${doomed.pid} to exit after SIGTERM`);
         await doomed.close().catch(() => undefined);
 
-        const fresh = await startServer(desk!.env, { HYPRUSE_CONFIG: CONFIG });
+        const fresh = await startServer(desk!.env, { HYPRUSE_CONFIG: SLOW_A11Y_CONFIG });
         try {
           const before = await ui(fresh, addr);
           const b0 = before.find((e) => e.role === 'check box' && e.x === box.x && e.y === box.y)!;

@@ -1,0 +1,83 @@
+// Helpers shared by the tool-level end-to-end tests.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { killFixture, swayNodes, waitFor, type LaunchedFixture } from './desktop.js';
+import type { Server } from './server.js';
+
+/** A `ui` element as the tool returns it. */
+export interface El {
+  role: string;
+  name: string;
+  x: number;
+  y: number;
+  clickable: boolean;
+  checked?: boolean;
+  value?: string | number;
+  percent?: number;
+}
+
+/** Screenshot metadata (the coordinate contract). */
+export interface Meta {
+  target: string;
+  geometry: [number, number, number, number];
+  image: [number, number];
+  scale: number;
+  format: string;
+  path?: string;
+}
+
+/**
+ * A config file raising the AT-SPI ceiling (a11y.timeoutMs): gtk3-widget-factory
+ * answers slowly on a loaded machine, and these tests measure behaviour, not load.
+ */
+export function slowA11yConfig(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'hypruse-tools-e2e-')), 'hypruse.json');
+  writeFileSync(file, JSON.stringify({ a11y: { timeoutMs: 10000 } }));
+  return file;
+}
+
+/** Whether a process is running (not gone, not a zombie). */
+export function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/** Wait for zenity to exit and return what it printed (the entry text + "\n" on OK; "" on Cancel). */
+export async function zenityAnswer(app: LaunchedFixture, timeoutMs = 5000): Promise<string> {
+  try {
+    await waitFor(() => !alive(app.pid), timeoutMs, `zenity ${app.pid} to exit`);
+  } finally {
+    if (alive(app.pid)) await killFixture(app.pid);
+  }
+  return readFileSync(app.stdout, 'utf8');
+}
+
+export async function focusedId(): Promise<number | null> {
+  return (await swayNodes()).find((n) => n.focused)?.id ?? null;
+}
+
+/** Wait until two ui reads of a freshly mapped window agree (GTK re-lays it out for a moment after mapping). */
+export async function settled(server: Server, window: string): Promise<void> {
+  let last = '';
+  for (let i = 0; i < 10; i++) {
+    const r = await server.call('ui', { window });
+    const now = JSON.stringify(r.data.elements ?? null);
+    if (!r.isError && now === last) return;
+    last = now;
+    await new Promise((res) => setTimeout(res, 300));
+  }
+}
+
+/** The controls of a window through the `ui` tool (must succeed). */
+export async function ui(server: Server, window: string): Promise<El[]> {
+  const r = await server.call('ui', { window });
+  expect(r.isError, r.text.join('\n')).toBe(false);
+  return r.data.elements as El[];
+}
