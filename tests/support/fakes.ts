@@ -1,3 +1,4 @@
+import { EventQueue } from '@hypruse/core';
 import type {
   A11yElement, Accessibility, Bind, Capture, Clipboard, Compositor, CompositorCapability, Desktop, DesktopEvent, EventSubscription,
   Frame, Imaging, Input, KeyCombo, Point, PointerButton, Rect,
@@ -46,26 +47,10 @@ export class FakeCompositor implements Compositor {
   async version() { return 'fake 1'; }
   async snapshot() { return structuredClone(this.desktop); }
   async subscribe(): Promise<EventSubscription> {
-    const queue: DesktopEvent[] = [];
-    let wake: (() => void) | null = null;
-    const push = (e: DesktopEvent) => { queue.push(e); wake?.(); };
+    const queue: EventQueue = new EventQueue(() => this.subs.delete(push));
+    const push = (e: DesktopEvent) => queue.push(e);
     this.subs.add(push);
-    const subs = this.subs;
-    const sub: EventSubscription = {
-      async next(timeoutMs, signal) {
-        if (queue.length) return queue.shift()!;
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, timeoutMs);
-          wake = () => { clearTimeout(t); resolve(); };
-          signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
-        });
-        wake = null;
-        return queue.shift() ?? null;
-      },
-      close() { subs.delete(push); },
-      async *[Symbol.asyncIterator]() { for (;;) { const e = await sub.next(1000); if (e) yield e; } },
-    };
-    return sub;
+    return queue;
   }
   async focusWindow(a: string) { this.actions.push(`focus ${a}`); this.desktop.activeWindow = a; }
   async switchWorkspace(w: string) { this.actions.push(`workspace ${w}`); }

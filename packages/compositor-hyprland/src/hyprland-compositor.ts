@@ -1,8 +1,7 @@
 import {
   CancelledError, HypruseError, LaunchMatcher, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, throwIfAborted,
   wrapLaunchCommand, type Bind, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type EventSubscription,
-  type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type Window,
-} from '@hypruse/core';
+  type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type Window, closeAndConfirm } from '@hypruse/core';
 import { HyprlandDispatcher } from './dispatch/dispatcher.js';
 import type { Dialect } from './dispatch/dialect.js';
 import { validateAddress, validateTag, validateWorkspace } from './dispatch/validate.js';
@@ -136,36 +135,13 @@ export class HyprlandCompositor implements Compositor {
 
   async closeWindow(address: string, timeoutMs: number): Promise<CloseOutcome> {
     const addr = await this.requireWindow(address);
-    let sub: EventSubscription | null = null;
-    try {
-      sub = await this.subscribe();
-    } catch {
-      sub = null;
-    }
-    try {
-      await this.dispatcher.dispatch({ op: 'close_window', window: addr });
-      if (!sub) return { status: 'unconfirmed' };
-      const deadline = Date.now() + Math.max(0, timeoutMs);
-      for (;;) {
-        const left = deadline - Date.now();
-        if (left <= 0) break;
-        let ev;
-        try {
-          ev = await sub.next(left);
-        } catch {
-          return { status: 'unconfirmed' };
-        }
-        if (!ev) break;
-        if (ev.type === 'window_close' && ev.address === addr) return { status: 'closed' };
-        if (ev.type === 'other' && ev.name === RESYNC_EVENT) {
-          if (!(await this.clients()).some((c) => normalizeAddress(c.address as string) === addr)) return { status: 'closed' };
-        }
-      }
-      const still = (await this.clients()).some((c) => normalizeAddress(c.address as string) === addr);
-      return { status: still ? 'still_open' : 'closed' };
-    } finally {
-      sub?.close();
-    }
+    const isOpen = async () => (await this.clients()).some((c) => normalizeAddress(c.address as string) === addr);
+    return closeAndConfirm(addr, timeoutMs, {
+      subscribe: () => this.subscribe(),
+      send: () => this.dispatcher.dispatch({ op: 'close_window', window: addr }).then(() => undefined),
+      isOpen,
+      isResync: (ev) => ev.name === RESYNC_EVENT,
+    });
   }
 
   async toggleFullscreen(address: string | null): Promise<void> {

@@ -22,8 +22,7 @@ import {
   type Point,
   type ProcessTable,
   type Spawner,
-  type Window,
-} from '@hypruse/core';
+  type Window, closeAndConfirm } from '@hypruse/core';
 import { NiriEventHub } from './events/niri-event-hub.js';
 import { NiriIpcClient } from './ipc/niri-ipc-client.js';
 import type { NiriWindow, NiriWorkspace } from './ipc/types.js';
@@ -124,32 +123,15 @@ export class NiriCompositor implements Compositor {
 
   async closeWindow(address: string, timeoutMs: number): Promise<CloseOutcome> {
     const win = await this.requireWindow(address);
-    let sub: EventSubscription | null = null;
-    try {
-      sub = await this.hub.subscribe();
-    } catch (e) {
-      this.opts.logger?.warn(`niri event stream unavailable, closing without confirmation: ${(e as Error).message}`);
-    }
-    try {
-      await this.ipc.action({ CloseWindow: { id: win.id } });
-      if (!sub) return { status: 'unconfirmed' };
-      const deadline = Date.now() + Math.max(0, timeoutMs);
-      for (;;) {
-        const left = deadline - Date.now();
-        let ev;
-        try {
-          ev = await sub.next(left);
-        } catch {
-          return { status: 'unconfirmed' };
-        }
-        if (ev === null) break;
-        if (ev.type === 'window_close' && ev.address === String(win.id)) return { status: 'closed' };
-      }
-      const still = (await this.ipc.windows()).some((w) => w.id === win.id);
-      return { status: still ? 'still_open' : 'closed' };
-    } finally {
-      sub?.close();
-    }
+    return closeAndConfirm(String(win.id), timeoutMs, {
+      subscribe: () =>
+        this.hub.subscribe().catch((e: Error) => {
+          this.opts.logger?.warn(`niri event stream unavailable, closing without confirmation: ${e.message}`);
+          return null;
+        }),
+      send: () => this.ipc.action({ CloseWindow: { id: win.id } }).then(() => undefined),
+      isOpen: async () => (await this.ipc.windows()).some((w) => w.id === win.id),
+    });
   }
 
   async toggleFullscreen(address: string | null): Promise<void> {

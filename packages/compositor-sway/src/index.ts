@@ -17,4 +17,3 @@ export type { ParsedBind } from './model/binds.js';
 export { parseAddress, quoteWorkspace, workspaceProblem, quoteMark } from './model/commands.js';
 export type { SwayNode, SwayRect, SwayOutput, SwayWorkspace, SwayCommandResult, SwayVersion } from './model/raw-types.js';
 export { normalizeSwayEvent } from './events/normalize.js';
-export { EventQueue } from './events/event-queue.js';

@@ -1,9 +1,9 @@
 import type {
   Bind, CloseOutcome, Compositor, CompositorCapability, Cursor, Desktop, DesktopEvent, EventSubscription, LaunchOptions, LaunchResult, Point, Window,
 } from '@hypruse/core';
-import { CancelledError, HypruseError, NotFoundError, UnsupportedError, UsageError, startLaunch } from '@hypruse/core';
+import { CancelledError, HypruseError, NotFoundError, UnsupportedError, UsageError, startLaunch, closeAndConfirm } from '@hypruse/core';
 import { SWAY_CAPABILITIES, swayUnsupportedReason } from './capabilities.js';
-import { EventQueue } from './events/event-queue.js';
+import { EventQueue } from '@hypruse/core';
 import { normalizeSwayEvent } from './events/normalize.js';
 import type { SwayEventName } from './ipc/message-types.js';
 import { SwayMessage } from './ipc/message-types.js';
@@ -137,37 +137,12 @@ export class SwayCompositor implements Compositor {
 
   async closeWindow(address: string, timeoutMs: number): Promise<CloseOutcome> {
     const { id } = await this.requireWindow(address);
-    const deadline = Date.now() + Math.max(0, timeoutMs);
-    let sub: EventSubscription | null = null;
-    try {
-      sub = await this.subscribe();
-    } catch {
-      sub = null;
-    }
-    try {
-      await this.command(`[con_id=${id}] kill`);
-      if (sub) {
-        try {
-          for (;;) {
-            const left = deadline - Date.now();
-            if (left <= 0) break;
-            const ev = await sub.next(left);
-            if (!ev) break;
-            if (ev.type === 'window_close' && ev.address === String(id)) return { status: 'closed' };
-          }
-        } catch {
-          /* stream died: fall through to the tree check */
-        }
-      } else {
-        while (Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 50));
-          if (!findNode(await this.tree(), id)) return { status: 'closed' };
-        }
-      }
-      return { status: findNode(await this.tree(), id) ? 'still_open' : 'closed' };
-    } finally {
-      sub?.close();
-    }
+    return closeAndConfirm(String(id), timeoutMs, {
+      subscribe: () => this.subscribe(),
+      send: () => this.command(`[con_id=${id}] kill`),
+      isOpen: async () => findNode(await this.tree(), id) !== null,
+      pollWithoutEvents: true,
+    });
   }
 
   async toggleFullscreen(address: string | null): Promise<void> {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { normalizeSwayEvent } from '../src/events/normalize.js';
-import { EventQueue } from '../src/events/event-queue.js';
+import { EventQueue } from '@hypruse/core';
 import type { SwayEventName } from '../src/ipc/message-types.js';
 import { HypruseError } from '@hypruse/core';
 

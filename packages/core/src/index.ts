@@ -70,3 +70,6 @@ export type { LaunchMatchOptions } from './process/launch-match.js';
 export { spawnDetached, startLaunch } from './process/spawn.js';
 export type { Spawner, SpawnedProcess, StartedLaunch } from './process/spawn.js';
 export { shQuote, wrapLaunchCommand } from './process/launch-command.js';
+export { EventQueue, MAX_BUFFERED_EVENTS } from './events/event-queue.js';
+export { closeAndConfirm } from './events/close-window.js';
+export type { CloseSteps } from './events/close-window.js';

@@ -1,5 +1,5 @@
 import { createConnection, type Socket } from 'node:net';
-import { HypruseError, type DesktopEvent, type EventSubscription } from '@hypruse/core';
+import { EventQueue, HypruseError, type DesktopEvent, type EventSubscription } from '@hypruse/core';
 import { parseEventLine, toDesktopEvent, type RawHyprlandEvent } from '../events/parse-event.js';
 
 /** Emitted to every subscription after the event socket dropped and came back: events may have been missed. */
@@ -164,18 +164,14 @@ export class HyprlandEventReader {
   }
 }
 
-type Waiter = { resolve: (ev: DesktopEvent | null) => void; reject: (err: Error) => void };
-
-class ReaderSubscription implements EventSubscription {
-  private readonly queue: DesktopEvent[] = [];
+/** One subscriber: the shared queue, fed by the reader, plus the raw socket2 lines for diagnostics. */
+class ReaderSubscription extends EventQueue {
   /** Raw socket2 events in arrival order (for diagnostics and tests); bounded. */
   readonly raw: RawHyprlandEvent[] = [];
-  private waiter: Waiter | null = null;
-  private failure: HypruseError | null = null;
-  private closed = false;
   private readonly listener: Listener;
 
   constructor(private readonly listeners: Set<Listener>) {
+    super(() => listeners.delete(this.listener), 10000);
     this.listener = {
       onEvent: (raw, ev) => {
         this.raw.push(raw);
@@ -184,79 +180,10 @@ class ReaderSubscription implements EventSubscription {
       },
       onResync: (reason) => this.push({ type: 'other', name: RESYNC_EVENT, data: { reason } }),
       onFail: (err) => {
-        this.failure = err;
         this.listeners.delete(this.listener);
-        const w = this.waiter;
-        this.waiter = null;
-        w?.reject(err);
+        this.fail(err);
       },
     };
     listeners.add(this.listener);
   }
-
-  private push(ev: DesktopEvent): void {
-    if (this.closed) return;
-    const w = this.waiter;
-    if (w) {
-      this.waiter = null;
-      w.resolve(ev);
-    } else {
-      this.queue.push(ev);
-      if (this.queue.length > 10000) this.queue.shift();
-    }
-  }
-
-  next(timeoutMs: number, signal?: AbortSignal): Promise<DesktopEvent | null> {
-    const queued = this.queue.shift();
-    if (queued) return Promise.resolve(queued);
-    if (this.failure) return Promise.reject(this.failure);
-    if (this.closed) return Promise.reject(new HypruseError('error.events', 'the subscription is closed'));
-    if (signal?.aborted) return Promise.resolve(null);
-    if (this.waiter) return Promise.reject(new HypruseError('error.internal', 'concurrent next() on one event subscription'));
-    return new Promise<DesktopEvent | null>((resolve, reject) => {
-      const done = (ev: DesktopEvent | null) => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        resolve(ev);
-      };
-      const onAbort = () => {
-        this.waiter = null;
-        done(null);
-      };
-      const timer = setTimeout(() => {
-        this.waiter = null;
-        done(null);
-      }, Math.max(0, timeoutMs));
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiter = {
-        resolve: done,
-        reject: (err) => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          reject(err);
-        },
-      };
-    });
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.listeners.delete(this.listener);
-    const w = this.waiter;
-    this.waiter = null;
-    w?.resolve(null);
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<DesktopEvent> {
-    try {
-      while (!this.closed) {
-        const ev = await this.next(60_000);
-        if (ev) yield ev;
-      }
-    } finally {
-      this.close();
-    }
-  }
 }
-

@@ -1,7 +1,7 @@
 import { HypruseError, type DesktopEvent, type Logger } from '@hypruse/core';
 import type { NiriEventStream, NiriIpcClient } from '../ipc/niri-ipc-client.js';
 import type { NiriEvent } from '../ipc/types.js';
-import { EventQueue } from './event-queue.js';
+import { EventQueue } from '@hypruse/core';
 import { NiriReplica } from './niri-replica.js';
 
 export interface NiriEventHubOptions {
@@ -42,7 +42,7 @@ export class NiriEventHub {
   /** A new subscription; resolves once the stream is live and the replica is in sync. */
   async subscribe(): Promise<EventQueue> {
     if (this.disposed) throw new HypruseError('error.events', 'the niri compositor connection was disposed');
-    const queue = new EventQueue((q) => this.release(q));
+    const queue: EventQueue = new EventQueue(() => this.release(queue));
     this.queues.add(queue);
     try {
       if (!this.ready) this.ready = this.connect(this.generation);

@@ -92,17 +92,26 @@ function withTimeout<T>(
   });
 }
 
+/** Close callbacks that run exactly once, whichever of error/close/end comes first. */
+function closeOnce() {
+  const closeCbs: Array<(e?: Error) => void> = [];
+  let closed = false;
+  return {
+    closeCbs,
+    isClosed: () => closed,
+    close: (err?: Error) => {
+      if (closed) return;
+      closed = true;
+      for (const cb of closeCbs) cb(err);
+    },
+  };
+}
+
 function connectUsocket(mod: USocketModule, path: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<WireTransport> {
   return withTimeout<WireTransport>(path, opts, (resolve, reject) => {
     const sock = new mod.USocket();
     const dataCbs: Array<(b: Buffer) => void> = [];
-    const closeCbs: Array<(e?: Error) => void> = [];
-    let closed = false;
-    const close = (err?: Error) => {
-      if (closed) return;
-      closed = true;
-      for (const cb of closeCbs) cb(err);
-    };
+    const { closeCbs, close, isClosed } = closeOnce();
     sock.on('error', (err) => {
       if (!connected) reject(connectError(path, err.message, err));
       close(err);
@@ -119,7 +128,7 @@ function connectUsocket(mod: USocketModule, path: string, opts: { timeoutMs: num
         kind: 'usocket',
         write: (data, fds) =>
           new Promise<void>((res, rej) => {
-            if (closed) return rej(new Error('socket closed'));
+            if (isClosed()) return rej(new Error('socket closed'));
             sock.write(fds && fds.length ? { data, fds, callback: () => res() } : { data, callback: () => res() }, (err) => {
               if (err) rej(err);
             });
@@ -144,14 +153,8 @@ function connectUsocket(mod: USocketModule, path: string, opts: { timeoutMs: num
 function connectNet(path: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<WireTransport> {
   return withTimeout<WireTransport>(path, opts, (resolve, reject) => {
     const sock = net.createConnection({ path });
-    const closeCbs: Array<(e?: Error) => void> = [];
-    let closed = false;
+    const { closeCbs, close, isClosed } = closeOnce();
     let connected = false;
-    const close = (err?: Error) => {
-      if (closed) return;
-      closed = true;
-      for (const cb of closeCbs) cb(err);
-    };
     sock.on('error', (err) => {
       if (!connected) reject(connectError(path, err.message, err));
       close(err);
@@ -165,7 +168,7 @@ function connectNet(path: string, opts: { timeoutMs: number; signal?: AbortSigna
         write: (data, fds) =>
           new Promise<void>((res, rej) => {
             if (fds && fds.length) return rej(new Error('this transport cannot pass file descriptors'));
-            if (closed) return rej(new Error('socket closed'));
+            if (isClosed()) return rej(new Error('socket closed'));
             sock.write(data, (err) => (err ? rej(err) : res()));
           }),
         onData: (cb) => sock.on('data', cb),
