@@ -15,6 +15,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startSimulator } from './lib/hyprland.js';
 import { HyprlandCompositor, SNAPSHOT_QUERIES, buildBatch, socketsFor } from '../../packages/compositor-hyprland/src/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,23 +33,8 @@ const median = (xs: number[]) => {
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
 
 // 1. simulator in its own process
-const sim = spawn(process.execPath, ['--conditions=@hypruse/source', '--import', 'tsx', join(here, '../simulators/hyprland/cli.ts'), '--windows', windows], { stdio: ['ignore', 'pipe', 'inherit'] });
-const env: Record<string, string> = {};
-await new Promise<void>((resolve, reject) => {
-  let buf = '';
-  const t = setTimeout(() => reject(new Error('simulator did not start in 15 s')), 15000);
-  sim.stdout.on('data', (d) => {
-    buf += d;
-    for (const line of buf.split('\n')) {
-      const m = /^([A-Z_]+)=(.*)$/.exec(line);
-      if (m) env[m[1]] = m[2];
-      if (line === 'READY') {
-        clearTimeout(t);
-        resolve();
-      }
-    }
-  });
-});
+const sim = await startSimulator(Number(windows));
+const env: Record<string, string> = sim.env;
 
 const results: Array<[string, number[]]> = [];
 try {
@@ -99,7 +85,7 @@ try {
   }
   results.push(['node -e one-shot process, batch', nodeRuns]);
 } finally {
-  sim.kill('SIGTERM');
+  await sim.stop();
 }
 
 const base = median(results[0][1]);

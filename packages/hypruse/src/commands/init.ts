@@ -256,15 +256,15 @@ export async function runInit(flags: InitFlags, io: InitIO): Promise<number> {
   out(`  any other stdio client: command "npx", args ["-y", "hypruse"], e.g. ${GENERIC_SNIPPET}`);
   let failed = items.some((i) => i.status === 'invalid');
 
-  const todo = items.filter((i) => i.status === 'add');
+  const pending = items.filter((i) => i.status === 'add');
   let apply = false;
-  if (!todo.length) out('nothing to change: every client found is registered already');
-  else if (flags.dryRun) out(`dry run: ${todo.length} change${todo.length === 1 ? '' : 's'} shown, nothing changed`);
+  if (!pending.length) out('nothing to change: every client found is registered already');
+  else if (flags.dryRun) out(`dry run: ${pending.length} change${pending.length === 1 ? '' : 's'} shown, nothing changed`);
   else if (flags.yes) apply = true;
-  else if (ask) apply = await ask(`Apply ${todo.length === 1 ? 'this change' : `these ${todo.length} changes`}?`);
+  else if (ask) apply = await ask(`Apply ${pending.length === 1 ? 'this change' : `these ${pending.length} changes`}?`);
   else out('nothing changed (not a terminal): run `hypruse init --yes` to apply');
   if (apply) {
-    for (const i of todo) {
+    for (const i of pending) {
       try {
         out(`  ${i.client}: ${await i.apply!()}`);
       } catch (err) {
