@@ -2,8 +2,9 @@
 // `npm test`: build, bring up a private headless sway desktop (when sway is
 // installed), run vitest (projects unit + desktop) with a readable reporter on
 // the terminal and the JSON reporter to a file, stop the desktop, and end with
-// one plain line: `N passed, N failed[, N skipped]`. Exit 1 iff a test failed,
-// a test file could not run, or vitest itself failed; 0 otherwise.
+// one plain line: `N passed, N failed, N skipped, N total` (the first three add up
+// to the total). Exit 1 iff a test failed, a test file could not run, vitest
+// itself failed, or (under CI) a test was skipped; 0 otherwise.
 //
 //   npm test                      everything
 //   npm test -- tests/e2e         extra arguments go to vitest
@@ -11,12 +12,13 @@
 // Environment: HYPRUSE_DESKTOP_DIR reuses (and then keeps) that desktop
 // instead of a private one; HYPRUSE_TEST_SKIP_BUILD=1 skips the build;
 // HYPRUSE_TEST_REPORT sets the JSON report path; CI=true makes a missing
-// desktop a failure.
+// desktop, and any skipped test, a failure.
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { summarize } from './test-summary.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const HARNESS = join(ROOT, 'tests/desktop/harness.mjs');
@@ -139,34 +141,18 @@ for (const run of runs) {
 stopDesktop();
 
 // ------------------------------------------------------------------ summary
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-for (const { run, report: file, code, signal } of results) {
+const parsed = results.map(({ run, report: file, code, signal }) => {
   let report = null;
   try {
     report = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    problems.push(`no vitest JSON report for ${run.name} at ${file} (${e.code ?? e.message})`);
+    say(`no vitest JSON report for ${run.name} at ${file} (${e.code ?? e.message})`);
   }
-  if (!report) continue;
-  passed += report.numPassedTests ?? 0;
-  failed += report.numFailedTests ?? 0;
-  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  // A file that failed before any of its tests ran (import error, throw at top level) has no failed test.
-  for (const f of report.testResults ?? []) {
-    const anyFailed = (f.assertionResults ?? []).some((a) => a.status === 'failed');
-    if (f.status === 'failed' && !anyFailed) {
-      problems.push(`${f.name.startsWith(ROOT) ? f.name.slice(ROOT.length + 1) : f.name}: ${(f.message || 'failed to run').split('\n')[0]}`);
-    }
-  }
-  if (code !== 0 && (report.numFailedTests ?? 0) === 0 && !problems.length) {
-    problems.push((report.numTotalTests ?? 0) === 0 ? `vitest (${run.name}) found no tests to run` : `vitest (${run.name}) exited with ${code ?? signal} although no test failed (unhandled errors?)`);
-  }
-}
+  return { name: run.name, report, code, signal };
+});
 if (interrupted) problems.push(`interrupted by ${interrupted}`);
-for (const p of problems) say(`FAILED: ${p}`);
-failed += problems.length;
+const summary = summarize(parsed, { ci: Boolean(process.env.CI), root: ROOT, problems });
+for (const f of summary.failures) say(`FAILED: ${f}`);
 say(`JSON reports: ${reports.join(', ')}`);
-process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
-process.exit(failed > 0 ? 1 : 0);
+process.stdout.write(`${summary.line}\n`);
+process.exit(summary.failed > 0 ? 1 : 0);
