@@ -47,7 +47,7 @@ export { Pipeline, THEN_VALUES } from './pipeline/pipeline.js';
 export type { PipelineOptions, CallOptions, CallSource, ThenValue } from './pipeline/pipeline.js';
 export { ToolRegistry } from './pipeline/registry.js';
 export { composeLayers } from './pipeline/compose.js';
-export { dryRunServices } from './pipeline/dry-gate.js';
+export { DRY_RUN_ALLOWED, dryRunServices, type ContractMethods } from './pipeline/dry-gate.js';
 export { validateArgs } from './pipeline/validate.js';
 export { Mutex } from './pipeline/mutex.js';
 export { serverInstructions } from './adapters/instructions.js';
