@@ -26,7 +26,8 @@ const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
 const BUILD_SCRIPT = join(ROOT, 'packages/hypruse/scripts/build.mjs');
 const VITEST_TIMEOUT_MS = 15 * 60 * 1000;
 const uid = process.getuid?.() ?? 'user';
-const REPORT = resolve(process.env.HYPRUSE_TEST_REPORT || join(tmpdir(), `hypruse-test-${uid}`, 'vitest-report.json'));
+// Per run (pid), so two suites running at once on one machine never read each other's reports.
+const REPORT = resolve(process.env.HYPRUSE_TEST_REPORT || join(tmpdir(), `hypruse-test-${uid}`, String(process.pid), 'vitest-report.json'));
 
 const say = (msg) => process.stderr.write(`test: ${msg}\n`);
 const problems = []; // failures outside vitest's own test counts (each counts as one failed)
