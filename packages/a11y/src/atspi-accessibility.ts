@@ -1,5 +1,5 @@
 import {
-  NotFoundError, UsageError, throwIfAborted,
+  NotFoundError, UsageError, scaledMs, throwIfAborted,
   type A11yElement, type A11yReadOptions, type A11yReadResult, type A11yWindowQuery, type Accessibility, type Logger,
 } from '@hypruse/core';
 import { AtspiBus, isGoneError, isMissingInterfaceError } from './atspi-bus.js';
@@ -36,14 +36,19 @@ const FALLBACK_HINT = 'Use screenshot + zoom instead.';
 export class AtspiAccessibility implements Accessibility {
   private readonly bus: AtspiBus;
   private readonly reader: TreeReader;
-  private readonly timeoutMs: number;
+  private readonly baseTimeoutMs: number;
   private readonly maxNodes: number;
   private readonly logger?: Logger;
   /** pid per unique bus name (unique names are never reused while the bus lives). */
   private readonly pids = new Map<string, number | null>();
 
+  /** The per-application ceiling, scaled by the time policy when it is armed. */
+  private get timeoutMs(): number {
+    return scaledMs(this.baseTimeoutMs);
+  }
+
   constructor(opts: AtspiAccessibilityOptions) {
-    this.timeoutMs = opts.timeoutMs ?? 2000;
+    this.baseTimeoutMs = opts.timeoutMs ?? 2000;
     this.maxNodes = opts.maxNodes ?? 4000;
     this.logger = opts.logger;
     this.bus = new AtspiBus(opts.env, opts.logger);

@@ -1,4 +1,4 @@
-import { CancelledError, HypruseError } from '@hypruse/core';
+import { CancelledError, HypruseError, slowMachineHint } from '@hypruse/core';
 
 /**
  * The ceiling of an operation (an app read, a refresh): every bus call made
@@ -56,7 +56,7 @@ export class Deadline {
       this.clear();
       reject(
         new HypruseError('error.a11y', `${this.what} did not answer within ${formatSeconds(ms)}`, {
-          hint: 'The application is busy or hung; retry later, or use screenshot + zoom instead.',
+          hint: `The application is busy or hung; retry later, or use screenshot + zoom instead (${slowMachineHint()}).`,
           data: { timeoutMs: ms },
         }),
       );

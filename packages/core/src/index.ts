@@ -73,3 +73,4 @@ export { shQuote, wrapLaunchCommand } from './process/launch-command.js';
 export { EventQueue, MAX_BUFFERED_EVENTS } from './events/event-queue.js';
 export { closeAndConfirm } from './events/close-window.js';
 export type { CloseSteps } from './events/close-window.js';
+export { TIME_SCALE_VAR, MIN_TIME_SCALE, MAX_TIME_SCALE, parseTimeScale, setTimeScale, resetTimeScale, timeScale, scaledMs, slowMachineHint } from './time.js';

@@ -1,6 +1,6 @@
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import {
-  HypruseError, Pipeline, Tokens, ToolRegistry, UnavailableCompositor, loadConfig, newSession, runtimeDir, selectCompositor,
+  HypruseError, Pipeline, setTimeScale, Tokens, ToolRegistry, UnavailableCompositor, loadConfig, newSession, runtimeDir, selectCompositor,
   stderrLogger, type AnyTool, type Input, type CallSource, type Compositor, type CompositorEnv, type CompositorFactory, type HyprusePlugin,
   type LoadedConfig, type Logger, type Selection, type SessionState, type ToolServices, type TrustLayer, type HypruseConfig,
 } from '@hypruse/core';
@@ -43,6 +43,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const logger = opts.logger ?? stderrLogger();
   const loaded = await loadConfig({ cwd: opts.cwd, env, noFile: opts.noFile });
   const config = opts.overrides ? opts.overrides(loaded.config) : loaded.config;
+  setTimeScale(config.timeScale);
   const c = rootContainer.createChildContainer();
   c.register(Tokens.Config, { useValue: config });
   c.register(Tokens.Logger, { useValue: logger });

@@ -43,7 +43,10 @@ describe('doctor checks', () => {
     const t0 = Date.now();
     const [hang, ok] = await runChecks(checks);
     expect(Date.now() - t0).toBeLessThan(400);
-    expect(hang).toMatchObject({ name: 'hang', ok: false, detail: 'hang did not answer within 100 ms', fix: 'start the thing' });
+    expect(hang).toMatchObject({ name: 'hang', ok: false, detail: 'hang did not answer within 100 ms', timedOut: true });
+    // a timeout is told apart from a missing component: the advice is the time scale, not the check's install fix
+    expect(hang.fix).toMatch(/^no answer within 100 ms; the machine may be slow: set HYPRUSE_TIME_SCALE=\d+/);
+    expect(hang.fix).not.toContain('start the thing');
     expect(aborted).toBe(true);
     expect(ok).toMatchObject({ ok: true, detail: 'fine' });
   });
@@ -55,6 +58,27 @@ describe('doctor checks', () => {
     ]);
     expect(a).toMatchObject({ ok: false, detail: 'grim failed', fix: 'install grim' });
     expect(b).toMatchObject({ ok: false, detail: 'plain', fix: 'default fix' });
+  });
+
+  it("a backend's own timeout gets the time-scale advice; a missing tool keeps its install hint", async () => {
+    const [slow, slowText, missing, dependent] = await runChecks([
+      {
+        name: 'capture',
+        fix: 'install grim',
+        run: async () => Promise.reject(new HypruseError('error.capture', 'screencopy of HEADLESS-1 did not complete within 3000 ms', { data: { timeoutMs: 3000 } })),
+      },
+      { name: 'wayland', fix: 'start it', run: async () => Promise.reject(new HypruseError('error.wayland', 'cannot connect to /run/user/1000/wayland-1: no answer within 2700 ms')) },
+      { name: 'grim', fix: 'install grim', run: async () => Promise.reject(new HypruseError('error.capture', 'grim is not installed (not found on PATH)', { hint: 'install grim (apt install grim)' })) },
+      { name: 'events', fix: 'x', run: async () => Promise.reject(new HypruseError('error.internal', 'no session: session setup did not answer within 1500 ms', { hint: 'fix the config check above first' })) },
+    ]);
+    expect(slow).toMatchObject({ ok: false, timedOut: true });
+    expect(slow.fix).toMatch(/^no answer within 3000 ms; the machine may be slow: set HYPRUSE_TIME_SCALE=/);
+    expect(slowText).toMatchObject({ timedOut: true });
+    expect(slowText.fix).toMatch(/^no answer within 2700 ms; the machine may be slow/);
+    expect(missing).toMatchObject({ ok: false, fix: 'install grim (apt install grim)' });
+    expect(missing.timedOut).toBeUndefined();
+    expect(dependent).toMatchObject({ fix: 'fix the config check above first' });
+    expect(dependent.timedOut).toBeUndefined();
   });
 
   it('formats [ok]/[FAIL] lines with the name padded and the fix on its own line', () => {

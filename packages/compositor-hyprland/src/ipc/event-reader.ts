@@ -1,5 +1,5 @@
 import { createConnection, type Socket } from 'node:net';
-import { EventQueue, HypruseError, type DesktopEvent, type EventSubscription } from '@hypruse/core';
+import { EventQueue, HypruseError, scaledMs, slowMachineHint, type DesktopEvent, type EventSubscription } from '@hypruse/core';
 import { parseEventLine, toDesktopEvent, type RawHyprlandEvent } from '../events/parse-event.js';
 
 /** Emitted to every subscription after the event socket dropped and came back: events may have been missed. */
@@ -59,7 +59,7 @@ export class HyprlandEventReader {
   }
 
   private connect(): Promise<void> {
-    const timeoutMs = this.opts.connectTimeoutMs ?? 2000;
+    const timeoutMs = scaledMs(this.opts.connectTimeoutMs ?? 2000);
     return new Promise<void>((resolve, reject) => {
       const sock = createConnection({ path: this.socketPath });
       let settled = false;
@@ -67,7 +67,7 @@ export class HyprlandEventReader {
         if (settled) return;
         settled = true;
         sock.destroy();
-        reject(new HypruseError('error.events', `Hyprland's event socket ${this.socketPath} did not accept a connection within ${timeoutMs} ms`));
+        reject(new HypruseError('error.events', `Hyprland's event socket ${this.socketPath} did not accept a connection within ${timeoutMs} ms`, { hint: slowMachineHint(), data: { timeoutMs } }));
       }, timeoutMs);
       sock.once('connect', () => {
         if (settled) return;

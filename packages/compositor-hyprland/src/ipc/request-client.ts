@@ -1,5 +1,5 @@
 import { createConnection } from 'node:net';
-import { CancelledError, HypruseError } from '@hypruse/core';
+import { CancelledError, HypruseError, scaledMs, slowMachineHint } from '@hypruse/core';
 import { buildBatch, decodeBatch, decodeJsonValues } from './batch.js';
 
 export interface RequestOptions {
@@ -18,12 +18,13 @@ const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 export class HyprlandRequestClient {
   constructor(
     readonly socketPath: string,
-    private readonly defaultTimeoutMs = 5000,
+    /** Base ceiling per request, scaled by the time policy. */
+    private readonly baseTimeoutMs = 5000,
   ) {}
 
   /** Send one raw request and return the reply text. */
   request(command: string, opts: RequestOptions = {}): Promise<string> {
-    const timeoutMs = opts.timeoutMs ?? this.defaultTimeoutMs;
+    const timeoutMs = opts.timeoutMs ?? scaledMs(this.baseTimeoutMs);
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(new CancelledError());
     return new Promise<string>((resolve, reject) => {
@@ -44,7 +45,8 @@ export class HyprlandRequestClient {
       const timer = setTimeout(() => {
         finish(
           new HypruseError('error.compositor', `Hyprland did not answer "${short(command)}" within ${timeoutMs} ms`, {
-            hint: 'The compositor may be busy or hung; try again, or check that the instance is responsive.',
+            hint: `The compositor may be busy or hung (${slowMachineHint()}); try again, or check that the instance is responsive.`,
+            data: { timeoutMs },
           }),
         );
       }, timeoutMs);

@@ -1,4 +1,4 @@
-import { HypruseError, type DesktopEvent, type Logger } from '@hypruse/core';
+import { HypruseError, scaledMs, type DesktopEvent, type Logger } from '@hypruse/core';
 import type { NiriEventStream, NiriIpcClient } from '../ipc/niri-ipc-client.js';
 import type { NiriEvent } from '../ipc/types.js';
 import { EventQueue } from '@hypruse/core';
@@ -36,7 +36,7 @@ export class NiriEventHub {
     private readonly opts: NiriEventHubOptions = {},
   ) {
     this.delays = opts.reconnectDelaysMs ?? [0, 100, 250, 500, 1000, 2000];
-    this.syncTimeoutMs = opts.syncTimeoutMs ?? 3000;
+    this.syncTimeoutMs = scaledMs(opts.syncTimeoutMs ?? 3000);
   }
 
   /** A new subscription; resolves once the stream is live and the replica is in sync. */

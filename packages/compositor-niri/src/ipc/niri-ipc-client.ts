@@ -1,5 +1,5 @@
 import { createConnection, type Socket } from 'node:net';
-import { CancelledError, HypruseError } from '@hypruse/core';
+import { CancelledError, HypruseError, scaledMs } from '@hypruse/core';
 import { LineSplitter } from './line-splitter.js';
 import { ShapeError, asArray, asLayer, asOutputs, asWindow, asWorkspace, isObj, responseBody } from './shapes.js';
 import type { NiriEvent, NiriLayerSurface, NiriOutput, NiriRequest, NiriWindow, NiriWorkspace } from './types.js';
@@ -38,7 +38,7 @@ export class NiriIpcClient {
   /** Send one request; resolves to the `Ok` payload, throws a typed error carrying niri's `Err` text. */
   request(req: NiriRequest, opts: NiriRequestOptions = {}): Promise<unknown> {
     const name = requestName(req);
-    const timeoutMs = opts.timeoutMs ?? this.defaultTimeoutMs;
+    const timeoutMs = opts.timeoutMs ?? scaledMs(this.defaultTimeoutMs);
     return new Promise<unknown>((resolve, reject) => {
       if (opts.signal?.aborted) return reject(new CancelledError(`niri ${name} cancelled`));
       const sock = createConnection(this.socketPath);
@@ -78,7 +78,7 @@ export class NiriIpcClient {
 
   /** Open an event stream; resolves once niri answered `Handled` (subscribed on the wire). */
   openEventStream(handlers: NiriEventStreamHandlers, opts: NiriRequestOptions = {}): Promise<NiriEventStream> {
-    const timeoutMs = opts.timeoutMs ?? this.defaultTimeoutMs;
+    const timeoutMs = opts.timeoutMs ?? scaledMs(this.defaultTimeoutMs);
     return new Promise<NiriEventStream>((resolve, reject) => {
       if (opts.signal?.aborted) return reject(new CancelledError('niri EventStream cancelled'));
       const sock: Socket = createConnection(this.socketPath);

@@ -1,5 +1,5 @@
 import type net from 'node:net';
-import { HypruseError } from '@hypruse/core';
+import { HypruseError, scaledMs } from '@hypruse/core';
 import { encodeFrame, FrameDecoder } from './codec.js';
 import { eventName, isEvent, SwayMessage, type SwayEventName } from './message-types.js';
 import { connectSocket, SOCKET_HINT } from './sway-ipc-client.js';
@@ -55,16 +55,17 @@ export class SwayEventStream {
   }
 
   private async open(signal?: AbortSignal): Promise<net.Socket> {
-    const sock = await connectSocket(this.opts.socketPath, this.opts.connectTimeoutMs ?? 1000, signal);
+    const sock = await connectSocket(this.opts.socketPath, scaledMs(this.opts.connectTimeoutMs ?? 1000), signal);
     const decoder = new FrameDecoder();
     const optionalQueue = [...(this.opts.optionalEvents ?? [])];
     this.optionalAccepted.clear();
     const subscribed = new Promise<void>((resolve, reject) => {
       let confirmed = false;
+      const subscribeMs = scaledMs(this.opts.subscribeTimeoutMs ?? 2000);
       const timer = setTimeout(() => {
         sock.destroy();
-        reject(new HypruseError('error.events', `sway did not confirm the event subscription within ${this.opts.subscribeTimeoutMs ?? 2000} ms`, { hint: SOCKET_HINT }));
-      }, this.opts.subscribeTimeoutMs ?? 2000);
+        reject(new HypruseError('error.events', `sway did not confirm the event subscription within ${subscribeMs} ms`, { hint: SOCKET_HINT }));
+      }, subscribeMs);
       sock.on('data', (chunk: Buffer) => {
         let frames;
         try {

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { CancelledError, HypruseError } from '@hypruse/core';
+import { CancelledError, HypruseError, scaledMs } from '@hypruse/core';
 import { encodeFrame, FrameDecoder, FrameError } from './codec.js';
 import { isEvent, SwayMessage } from './message-types.js';
 
@@ -95,7 +95,7 @@ export class SwayIpcClient {
     if (this.closed) throw new HypruseError('error.ipc_closed', 'the sway IPC client was disposed', { hint: 'Create a new compositor session.' });
     if (opts.signal?.aborted) throw new CancelledError();
     const sock = await this.ensureConnected(opts.signal);
-    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    const timeoutMs = opts.timeoutMs ?? scaledMs(this.timeoutMs);
     return new Promise<Buffer>((resolve, reject) => {
       const entry: Pending = { type, resolve, reject, timer: null, abandoned: false };
       const onAbort = () => {
@@ -148,7 +148,7 @@ export class SwayIpcClient {
   private ensureConnected(signal?: AbortSignal): Promise<net.Socket> {
     if (this.socket) return Promise.resolve(this.socket);
     if (!this.connecting) {
-      this.connecting = connectSocket(this.socketPath, this.connectTimeoutMs).then(
+      this.connecting = connectSocket(this.socketPath, scaledMs(this.connectTimeoutMs)).then(
         (sock) => {
           this.connecting = null;
           if (this.closed) {

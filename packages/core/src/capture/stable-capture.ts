@@ -1,11 +1,12 @@
 import { CancelledError, throwIfAborted } from '../errors.js';
+import { scaledMs } from '../time.js';
 import type { Capture, CaptureTarget, Frame, Imaging } from '../contracts/capture.js';
 
 export interface StableCaptureOptions {
   signal?: AbortSignal;
   /** Pause between captures, default 150 ms. */
   intervalMs?: number;
-  /** Give up and return the last frame after this long, default 2000 ms. */
+  /** Give up and return the last frame after this long, default 2000 ms times the time scale. */
   timeoutMs?: number;
 }
 
@@ -46,7 +47,7 @@ export async function stableCapture(
   opts: StableCaptureOptions = {},
 ): Promise<{ frame: Frame; stable: boolean }> {
   const interval = opts.intervalMs ?? 150;
-  const deadline = Date.now() + (opts.timeoutMs ?? 2000);
+  const deadline = Date.now() + (opts.timeoutMs ?? scaledMs(2000));
   let prev = await capture.capture(target, opts.signal);
   let prevPx = await pixels(prev, imaging);
   while (Date.now() + interval < deadline) {

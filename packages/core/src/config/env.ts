@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { MAX_TIME_SCALE, MIN_TIME_SCALE, parseTimeScale } from '../time.js';
 
 /** One documented table of every HYPRUSE_* variable. `path` is the config key it overrides (null = not a config key). */
 export interface EnvVarSpec {
@@ -29,6 +30,14 @@ function int(name: string, min: number) {
     }
     return Number(v);
   };
+}
+
+function timeScaleVar(raw: string): number {
+  const v = parseTimeScale(raw);
+  if (v === null) {
+    throw new UsageError(`HYPRUSE_TIME_SCALE=${JSON.stringify(raw)} is not a number from ${MIN_TIME_SCALE} to ${MAX_TIME_SCALE}`, { code: 'usage.config' });
+  }
+  return v;
 }
 
 function oneOf(name: string, values: string[]) {
@@ -96,6 +105,7 @@ export const ENV_VARS: EnvVarSpec[] = [
   { name: 'HYPRUSE_JOURNAL_MAX_BYTES', path: 'journal.maxBytes', accepted: 'whole number of bytes (0 = never rotate)', description: 'Journal rotation size.', parse: int('HYPRUSE_JOURNAL_MAX_BYTES', 0) },
   { name: 'HYPRUSE_DRYRUN', path: 'dryRun', accepted: '1/true/yes/on | 0/false/no/off', description: 'Rehearse: deliver nothing.', parse: bool('HYPRUSE_DRYRUN') },
   { name: 'HYPRUSE_KEYBOARD', path: 'input.keyboard', accepted: 'auto | wire | wtype', description: 'Keyboard delivery path.', parse: oneOf('HYPRUSE_KEYBOARD', ['auto', 'wire', 'wtype']) },
+  { name: 'HYPRUSE_TIME_SCALE', path: 'timeScale', accepted: `a number from ${MIN_TIME_SCALE} to ${MAX_TIME_SCALE}`, description: 'Multiply every timeout (IPC, Wayland, capture, AT-SPI, doctor) for a slow machine.', parse: timeScaleVar },
   { name: 'HYPRUSE_LAUNCH_TOKEN', path: null, accepted: '(set by hypruse)', description: 'Set by hypruse in the environment of processes it launches, so their windows are recognised even through launchers; not for users to set.' },
   { name: 'HYPRUSE_LOG', path: null, accepted: 'debug | info | warn | error', description: 'Log level on stderr.' },
 ];

@@ -52,10 +52,16 @@ export const ConfigSchema = z
       .record(z.string(), PolicyTier)
       .default({})
       .describe('Per-app policy tier by window class: view < click < full. Classes not listed get `full`.'),
+    timeScale: z
+      .number()
+      .min(0.1)
+      .max(100)
+      .default(1)
+      .describe('Multiply every timeout hypruse waits on (compositor IPC, Wayland round trips, capture, AT-SPI, doctor checks); set above 1 on a slow or emulated machine. Env: HYPRUSE_TIME_SCALE.'),
     plugins: z.array(z.string()).default([]).describe('Third-party plugins: npm package names or paths relative to the config file.'),
     a11y: z
       .object({
-        timeoutMs: z.number().int().min(100).max(30000).default(2000).describe('Ceiling for one application call over AT-SPI.'),
+        timeoutMs: z.number().int().min(100).max(30000).default(2000).describe('Ceiling for one application call over AT-SPI (multiplied by timeScale).'),
         maxNodes: z.number().int().min(10).max(100000).default(4000).describe('Stop walking a tree after this many nodes.'),
       })
       .prefault({})

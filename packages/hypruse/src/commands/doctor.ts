@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import {
-  HypruseError, Tokens, UsageError, runtimeDir, toHypruseError,
+  HypruseError, TIME_SCALE_VAR, Tokens, UsageError, runtimeDir, scaledMs, timeScale, toHypruseError,
   type Accessibility, type Capture, type CaptureTarget, type Clipboard, type Desktop, type HypruseConfig, type Input,
 } from '@hypruse/core';
 import { HyprlandCompositor } from '@hypruse/compositor-hyprland';
@@ -11,10 +11,11 @@ import { VERSION } from '../version.js';
 import type { Command } from './types.js';
 
 const USAGE = 'hypruse doctor [--json]';
-/** Budget of session creation (config, plugins, compositor detection). */
+/** Base budget of session creation (config, plugins, compositor detection), scaled by the time policy. */
 const SESSION_TIMEOUT_MS = 1500;
-/** Budget of one check; checks run concurrently once the session is up, so the whole run stays under 5 s. */
+/** Base budget of one check, scaled by the time policy; checks run concurrently once the session is up, so the whole run stays under 5 s at scale 1. */
 const CHECK_TIMEOUT_MS = 2000;
+const checkMs = (less = 0) => scaledMs(CHECK_TIMEOUT_MS - less);
 
 /** One line of the report. */
 export interface CheckResult {
@@ -24,6 +25,8 @@ export interface CheckResult {
   detail: string;
   /** One-line fix, on failures. */
   fix?: string;
+  /** The failure was a timeout (no answer in time), not a missing or broken component. */
+  timedOut?: boolean;
   ms: number;
 }
 
@@ -36,7 +39,30 @@ export interface DoctorCheck {
   timeoutMs?: number;
 }
 
-class CheckTimeout extends Error {}
+class CheckTimeout extends Error {
+  constructor(message: string, readonly ms: number) {
+    super(message);
+  }
+}
+
+/** A failure that is a ceiling running out rather than a missing component: a timeout of ours, or a backend's "no answer within N ms". */
+export function timeoutOf(err: unknown): number | null {
+  if (err instanceof CheckTimeout) return err.ms;
+  const e = toHypruseError(err);
+  // "fix the X check above first": the cause is another check, reported there
+  if (e.hint?.startsWith('fix the ')) return null;
+  const data = e.data as { timeoutMs?: unknown } | undefined;
+  if (typeof data?.timeoutMs === 'number') return data.timeoutMs;
+  const m = /\bwithin (\d+(?:\.\d+)?) ?(ms|s)\b/.exec(e.message);
+  return m ? Math.round(Number(m[1]) * (m[2] === 's' ? 1000 : 1)) : null;
+}
+
+/** The advice for a timeout: the machine may be slow, and how to give it more time. */
+export function timeoutFix(ms: number): string {
+  const s = timeScale();
+  const next = Math.min(100, Math.max(5, Math.ceil(s * 4)));
+  return `no answer within ${ms} ms; the machine may be slow: set ${TIME_SCALE_VAR}=${next} (now ${s}) to give every timeout ${next / s}x longer, and check the component is responsive`;
+}
 
 /** Reject after `ms`, aborting `controller`; `late` receives a value that arrives after the deadline (to close it). */
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string, controller?: AbortController, late?: (v: T) => void): Promise<T> {
@@ -45,7 +71,7 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string, controll
     const t = setTimeout(() => {
       done = true;
       controller?.abort();
-      reject(new CheckTimeout(`${what} did not answer within ${ms} ms`));
+      reject(new CheckTimeout(`${what} did not answer within ${ms} ms`, ms));
     }, ms);
     p.then(
       (v) => {
@@ -83,18 +109,19 @@ export async function runChecks(checks: DoctorCheck[], onResult: (r: CheckResult
     checks.map(async (c, i) => {
       const t0 = Date.now();
       const controller = new AbortController();
-      const ms = c.timeoutMs ?? CHECK_TIMEOUT_MS;
+      const ms = c.timeoutMs ?? checkMs();
       try {
         const detail = await withTimeout(Promise.resolve().then(() => c.run(controller.signal)), ms, c.name, controller);
         results[i] = { name: c.name, ok: true, detail: oneLine(detail), ms: Date.now() - t0 };
       } catch (err) {
-        const timedOut = err instanceof CheckTimeout;
-        const e = timedOut ? null : toHypruseError(err);
+        const late = timeoutOf(err);
+        const e = toHypruseError(err);
         results[i] = {
           name: c.name,
           ok: false,
-          detail: oneLine(timedOut ? (err as Error).message : e!.message),
-          fix: oneLine(e?.hint ?? c.fix),
+          detail: oneLine(e.message),
+          fix: oneLine(late !== null ? timeoutFix(late) : (e.hint ?? c.fix)),
+          ...(late !== null ? { timedOut: true } : {}),
           ms: Date.now() - t0,
         };
       }
@@ -205,10 +232,10 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
           throw new HypruseError('unsupported.compositor', `none found (${why})`);
         }
         const c = s.compositor;
-        const version = await withTimeout(c.version(), CHECK_TIMEOUT_MS - 200, `${c.displayName} IPC`);
+        const version = await withTimeout(c.version(), checkMs(200), `${c.displayName} IPC`);
         let dialect = '';
         if (c instanceof HyprlandCompositor) dialect = `, config dialect ${await c.dialect()}`;
-        if (signal.aborted) throw new CheckTimeout('cancelled');
+        if (signal.aborted) throw new CheckTimeout('cancelled', checkMs());
         return `${version} via plugin "${s.selection.factory.id}"${dialect} (${s.selection.detail})`;
       },
     },
@@ -224,7 +251,7 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
           });
         }
         const t0 = Date.now();
-        const conn = await WaylandConnection.connect({ path, wantFds: false, timeoutMs: CHECK_TIMEOUT_MS - 300, signal });
+        const conn = await WaylandConnection.connect({ path, wantFds: false, timeoutMs: checkMs(300), signal });
         const n = conn.globals.size;
         conn.close();
         return `${path}: ${n} globals in ${Date.now() - t0} ms`;
@@ -236,7 +263,7 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
       async run() {
         const c = needCompositor(ctx);
         const t0 = Date.now();
-        const sub = await withTimeout(c.subscribe(), CHECK_TIMEOUT_MS - 200, 'the event stream', undefined, (late) => late.close());
+        const sub = await withTimeout(c.subscribe(), checkMs(200), 'the event stream', undefined, (late) => late.close());
         sub.close();
         return `subscribed and closed in ${Date.now() - t0} ms`;
       },
@@ -246,7 +273,7 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
       fix: 'the compositor must offer zwlr_virtual_pointer_manager_v1 (Hyprland, sway, other wlroots compositors, niri >= 25.02 unsandboxed)',
       async run(signal) {
         const path = waylandSocketPath(env, rtDir);
-        const conn = await WaylandConnection.connect({ path, wantFds: false, timeoutMs: CHECK_TIMEOUT_MS - 300, signal });
+        const conn = await WaylandConnection.connect({ path, wantFds: false, timeoutMs: checkMs(300), signal });
         try {
           if (!conn.globals.has(POINTER_MANAGER)) throw new HypruseError('error.input', `the compositor does not advertise ${POINTER_MANAGER}`);
           const t0 = Date.now();
@@ -364,9 +391,12 @@ export async function runDoctor(opts: { env?: NodeJS.ProcessEnv; onResult?: (r: 
   const ctx: DoctorContext = { env, session: null, sessionError: null };
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
   try {
-    ctx.session = await withTimeout(createSession({ source: 'cli', env, logger: env.HYPRUSE_LOG ? undefined : quiet }), SESSION_TIMEOUT_MS, 'session setup (config, plugins, compositor detection)', undefined, (late) => void late.dispose());
+    ctx.session = await withTimeout(createSession({ source: 'cli', env, logger: env.HYPRUSE_LOG ? undefined : quiet }), scaledMs(SESSION_TIMEOUT_MS, env), 'session setup (config, plugins, compositor detection)', undefined, (late) => void late.dispose());
   } catch (err) {
-    ctx.sessionError = err instanceof CheckTimeout ? new HypruseError('error.internal', err.message, { hint: 'a plugin or the compositor detection hangs: check the compositor socket, or set HYPRUSE_COMPOSITOR' }) : toHypruseError(err);
+    ctx.sessionError =
+      err instanceof CheckTimeout
+        ? new HypruseError('error.internal', err.message, { hint: `${timeoutFix(err.ms)}; if it still hangs, a plugin or the compositor detection is stuck: check the compositor socket, or set HYPRUSE_COMPOSITOR`, data: { timeoutMs: err.ms } })
+        : toHypruseError(err);
   }
   try {
     const checks = await runChecks(doctorChecks(ctx), opts.onResult);

@@ -1,4 +1,4 @@
-import { HypruseError, UsageError, type Capture, type CaptureTarget, type Frame, type Logger, type Rect } from '@hypruse/core';
+import { HypruseError, UsageError, scaledMs, type Capture, type CaptureTarget, type Frame, type Logger, type Rect } from '@hypruse/core';
 import { parsePpm } from './ppm.js';
 import { runTool } from './run-tool.js';
 
@@ -56,14 +56,18 @@ function fmtScale(s: number): string {
 export class GrimCapture implements Capture {
   private readonly env: NodeJS.ProcessEnv;
   private readonly logger?: Logger;
-  private readonly timeoutMs: number;
+  private readonly baseTimeoutMs: number;
+  /** Scaled by the time policy when armed. */
+  private get timeoutMs(): number {
+    return scaledMs(this.baseTimeoutMs);
+  }
   private readonly grim: string;
   private abilities?: Promise<GrimAbilities>;
 
   constructor(opts: GrimCaptureOptions) {
     this.env = opts.env;
     this.logger = opts.logger;
-    this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.baseTimeoutMs = opts.timeoutMs ?? 10_000;
     this.grim = opts.grimPath ?? 'grim';
   }
 
@@ -74,7 +78,7 @@ export class GrimCapture implements Capture {
         env: this.env,
         code: 'error.capture',
         installHint: INSTALL_HINT,
-        timeoutMs: 3000,
+        timeoutMs: scaledMs(3000),
         signal,
       }).then((r) => grimAbilitiesFromHelp(`${r.stdout.toString('utf8')}\n${r.stderr}`));
       // A failed probe (missing grim, cancelled) is retried on the next call.

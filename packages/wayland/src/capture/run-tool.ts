@@ -1,5 +1,5 @@
 import { spawn, type StdioOptions } from 'node:child_process';
-import { CancelledError, HypruseError, type ErrorCode } from '@hypruse/core';
+import { CancelledError, HypruseError, slowMachineHint, type ErrorCode } from '@hypruse/core';
 
 export interface RunToolOptions {
   env: NodeJS.ProcessEnv;
@@ -61,7 +61,8 @@ export function runTool(file: string, args: string[], opts: RunToolOptions): Pro
       finish(() =>
         reject(
           new HypruseError(opts.code, `${file} did not finish within ${opts.timeoutMs} ms (killed)`, {
-            hint: 'The compositor may be stalled; try again, or check that the Wayland session is alive.',
+            hint: `The compositor may be stalled (${slowMachineHint()}); try again, or check that the Wayland session is alive.`,
+            data: { timeoutMs: opts.timeoutMs, timedOut: true },
           }),
         ),
       );

@@ -2,7 +2,7 @@ import { open, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  CancelledError, HypruseError, runtimeDir, type Capture, type CaptureTarget, type Frame, type Logger, type Rect,
+  CancelledError, HypruseError, runtimeDir, scaledMs, type Capture, type CaptureTarget, type Frame, type Logger, type Rect,
 } from '@hypruse/core';
 import { DISPLAY_ID, WaylandConnection, arg, waylandSocketPath, type ArgReader } from '../input/index.js';
 import { grimGeometry } from './grim-capture.js';
@@ -47,7 +47,11 @@ export class ScreencopyCapture implements Capture {
   private readonly env: NodeJS.ProcessEnv;
   private readonly fallback: Capture;
   private readonly logger?: Logger;
-  private readonly timeoutMs: number;
+  private readonly baseTimeoutMs: number;
+  /** Scaled by the time policy when armed. */
+  private get timeoutMs(): number {
+    return scaledMs(this.baseTimeoutMs);
+  }
   private session?: Promise<Session>;
   /** Set when this machine cannot do in-process capture at all (no fd passing, no screencopy): then every call goes to the fallback. */
   private unavailable?: string;
@@ -56,7 +60,7 @@ export class ScreencopyCapture implements Capture {
     this.env = opts.env;
     this.fallback = opts.fallback;
     this.logger = opts.logger;
-    this.timeoutMs = opts.timeoutMs ?? 3000;
+    this.baseTimeoutMs = opts.timeoutMs ?? 3000;
   }
 
   async describe(): Promise<string> {

@@ -1,4 +1,4 @@
-import { HypruseError, UsageError, type Clipboard, type ClipboardContent } from '@hypruse/core';
+import { HypruseError, UsageError, scaledMs, type Clipboard, type ClipboardContent } from '@hypruse/core';
 import { runTool } from './run-tool.js';
 
 export interface WlClipboardOptions {
@@ -30,11 +30,15 @@ export function truncateText(text: string, maxChars: number): Extract<ClipboardC
 /** The clipboard through wl-clipboard's `wl-paste` and `wl-copy`. */
 export class WlClipboard implements Clipboard {
   private readonly env: NodeJS.ProcessEnv;
-  private readonly timeoutMs: number;
+  private readonly baseTimeoutMs: number;
+  /** Scaled by the time policy when armed. */
+  private get timeoutMs(): number {
+    return scaledMs(this.baseTimeoutMs);
+  }
 
   constructor(opts: WlClipboardOptions) {
     this.env = opts.env;
-    this.timeoutMs = opts.timeoutMs ?? 5000;
+    this.baseTimeoutMs = opts.timeoutMs ?? 5000;
   }
 
   async describe(): Promise<string> {

@@ -15,6 +15,7 @@ import {
   throwIfAborted,
   type Input,
   type KeyCombo,
+  scaledMs,
   type Logger,
   type Point,
   type PointerButton,
@@ -55,7 +56,11 @@ export class WaylandInput implements Input {
   private readonly env: NodeJS.ProcessEnv;
   private readonly mode: KeyboardMode;
   private readonly log: Logger;
-  private readonly timeoutMs: number;
+  private readonly baseTimeoutMs: number;
+  /** Scaled by the time policy when armed. */
+  private get timeoutMs(): number {
+    return scaledMs(this.baseTimeoutMs);
+  }
   private readonly settleMs: number;
   private conn: WaylandConnection | null = null;
   private pointer: WirePointer | null = null;
@@ -72,7 +77,7 @@ export class WaylandInput implements Input {
     this.env = opts.env;
     this.mode = opts.keyboard;
     this.log = opts.logger ?? stderrLogger();
-    this.timeoutMs = opts.timeoutMs ?? 3000;
+    this.baseTimeoutMs = opts.timeoutMs ?? 3000;
     this.settleMs = opts.settleMs ?? DEVICE_SETTLE_MS;
   }
 

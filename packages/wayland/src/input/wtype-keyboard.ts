@@ -4,7 +4,7 @@
  * key of a fresh keymap unless it sleeps after uploading it, hence `-s 20`.
  */
 import { spawn } from 'node:child_process';
-import { CancelledError, HypruseError, type KeyCombo } from '@hypruse/core';
+import { CancelledError, HypruseError, scaledMs, slowMachineHint, type KeyCombo } from '@hypruse/core';
 
 const WTYPE_MODS: Record<KeyCombo['modifiers'][number], string> = {
   ctrl: 'ctrl',
@@ -45,6 +45,7 @@ export class WtypeKeyboard {
 
   private run(args: string[], stdin: string | null, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(new CancelledError());
+    const limit = scaledMs(this.timeoutMs);
     return new Promise<void>((resolve, reject) => {
       const child = spawn('wtype', args, { env: this.env, stdio: [stdin === null ? 'ignore' : 'pipe', 'ignore', 'pipe'] });
       let stderr = '';
@@ -59,8 +60,8 @@ export class WtypeKeyboard {
       };
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        finish(new HypruseError('error.input', `wtype did not finish within ${this.timeoutMs} ms`, { hint: 'Check that the compositor is responsive.' }));
-      }, this.timeoutMs);
+        finish(new HypruseError('error.input', `wtype did not finish within ${limit} ms`, { hint: `Check that the compositor is responsive (${slowMachineHint()}).` }));
+      }, limit);
       const onAbort = () => {
         child.kill('SIGKILL');
         finish(new CancelledError());
