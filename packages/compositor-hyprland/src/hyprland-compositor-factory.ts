@@ -20,6 +20,7 @@ export class HyprlandCompositorFactory implements CompositorFactory {
         : `Hyprland instance ${r.sockets.signature}`;
       return {
         ok: true,
+        explicit: !r.discovered,
         detail,
         env: { HYPRLAND_INSTANCE_SIGNATURE: r.sockets.signature, ...(rt && !env.env.XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR: rt } : {}) },
       };

@@ -57,7 +57,7 @@ export class NiriCompositorFactory implements CompositorFactory {
   detect(env: CompositorEnv): DetectResult {
     const found = findNiriSocket(env);
     if ('reason' in found) return { ok: false, reason: found.reason };
-    return { ok: true, detail: `niri socket ${found.path} (${found.how})`, env: niriSessionEnv(found.path) };
+    return { ok: true, detail: `niri socket ${found.path} (${found.how})`, env: niriSessionEnv(found.path), explicit: found.how === 'NIRI_SOCKET' };
   }
 
   create(env: CompositorEnv): Compositor {

@@ -63,7 +63,7 @@ export class SwayCompositorFactory implements CompositorFactory {
       const wl = findWaylandDisplay(env);
       if (wl) out.WAYLAND_DISPLAY = wl;
       if (env.runtimeDir) out.XDG_RUNTIME_DIR = env.runtimeDir;
-      return { ok: true, detail: `sway IPC at ${socket} (${how})`, env: out };
+      return { ok: true, detail: `sway IPC at ${socket} (${how})`, env: out, explicit: how === 'SWAYSOCK' };
     } catch (err) {
       return { ok: false, reason: `sway detection failed: ${err instanceof Error ? err.message : String(err)}` };
     }

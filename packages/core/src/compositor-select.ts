@@ -10,8 +10,9 @@ export interface Selection {
 
 /**
  * Choose the compositor: the configured id (config/HYPRUSE_COMPOSITOR), else
- * the first plugin whose detection succeeds. Environment variables are tried
- * before runtime-dir discovery by each plugin's own detect().
+ * the first plugin found through its own socket variable (`explicit`), else
+ * the first plugin whose detection succeeds by discovery. So SWAYSOCK set
+ * wins over a Hyprland instance directory lying on disk, whatever the order.
  */
 export async function selectCompositor(factories: CompositorFactory[], env: CompositorEnv, wanted: string): Promise<Selection> {
   const reasons: Selection['reasons'] = [];
@@ -24,12 +25,14 @@ export async function selectCompositor(factories: CompositorFactory[], env: Comp
     if (d.ok) return { factory: f, detail: d.detail, reasons };
     return { factory: null, detail: '', reasons: [{ id: f.id, reason: d.reason }] };
   }
+  let discovered: { factory: CompositorFactory; detail: string } | null = null;
   for (const f of factories) {
     const d = await safeDetect(f, env);
-    if (d.ok) return { factory: f, detail: d.detail, reasons };
-    reasons.push({ id: f.id, reason: d.reason });
+    if (d.ok && d.explicit) return { factory: f, detail: d.detail, reasons };
+    if (d.ok) discovered ??= { factory: f, detail: d.detail };
+    else reasons.push({ id: f.id, reason: d.reason });
   }
-  return { factory: null, detail: '', reasons };
+  return discovered ? { ...discovered, reasons } : { factory: null, detail: '', reasons };
 }
 
 async function safeDetect(f: CompositorFactory, env: CompositorEnv) {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -150,6 +150,8 @@ export class HyprlandSimulator {
     this.s2 = createServer((s) => this.onEventConn(s));
     this.ctl = createServer((s) => this.onControlConn(s));
     await Promise.all([listen(this.s1, this.requestPath), listen(this.s2, this.eventsPath), listen(this.ctl, this.controlPath)]);
+    // like Hyprland: `<pid>\n<wayland socket>\n`, written once the sockets listen
+    writeFileSync(join(this.instanceDir, 'hyprland.lock'), `${process.pid}\n${process.env.WAYLAND_DISPLAY ?? 'wayland-1'}\n`);
     return this;
   }
 
@@ -168,6 +170,8 @@ export class HyprlandSimulator {
     this.children.clear();
     await Promise.all([this.s1, this.s2, this.ctl].map((s) => (s ? new Promise<void>((r) => s.close(() => r())) : Promise.resolve())));
     this.s1 = this.s2 = this.ctl = null;
+    // Hyprland removes only its lock file on exit; the sockets stay behind
+    rmSync(join(this.instanceDir, 'hyprland.lock'), { force: true });
     if (this.ownRuntime) rmSync(this.runtimeDir, { recursive: true, force: true });
   }
 

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The two sockets of one Hyprland instance. */
@@ -24,12 +24,43 @@ function isSocket(path: string): boolean {
   }
 }
 
+/** Is a process with this pid alive? (EPERM: alive, owned by someone else.) */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * What `hyprland.lock` says about an instance: Hyprland writes its pid on
+ * line 1 (and the Wayland socket name on line 2) at start and removes only
+ * this file on exit; a crash leaves everything behind. `hyprctl` drops
+ * instances whose lock is missing or whose pid is dead, and so do we.
+ */
+export function instanceLiveness(instanceDir: string): { alive: true; pid: number; wayland: string | null } | { alive: false; why: string } {
+  let text: string;
+  try {
+    text = readFileSync(join(instanceDir, 'hyprland.lock'), 'utf8');
+  } catch {
+    return { alive: false, why: `${join(instanceDir, 'hyprland.lock')} is missing (the instance exited)` };
+  }
+  const [first, second] = text.split('\n');
+  const pid = Number(first?.trim());
+  if (!Number.isInteger(pid) || pid <= 0) return { alive: false, why: `${join(instanceDir, 'hyprland.lock')} names no pid` };
+  if (!pidAlive(pid)) return { alive: false, why: `its Hyprland (pid ${pid}, from hyprland.lock) is not running` };
+  return { alive: true, pid, wayland: second?.trim() || null };
+}
+
 /**
  * Session discovery for hosts that strip the environment: the most recently
- * modified `$XDG_RUNTIME_DIR/hypr/<signature>/` holding a `.socket.sock`.
- * Returns null with nothing found (never throws).
+ * modified `$XDG_RUNTIME_DIR/hypr/<signature>/` holding a `.socket.sock`
+ * whose Hyprland is alive (see instanceLiveness). Returns null with nothing
+ * found (never throws); `skipped` collects the dead instances passed over.
  */
-export function discoverSignature(runtimeDir: string): string | null {
+export function discoverSignature(runtimeDir: string, skipped: string[] = []): string | null {
   let entries: string[];
   try {
     entries = readdirSync(join(runtimeDir, 'hypr'));
@@ -40,6 +71,11 @@ export function discoverSignature(runtimeDir: string): string | null {
   for (const sig of entries) {
     const dir = join(runtimeDir, 'hypr', sig);
     if (!isSocket(join(dir, '.socket.sock'))) continue;
+    const live = instanceLiveness(dir);
+    if (!live.alive) {
+      skipped.push(`${sig}: ${live.why}`);
+      continue;
+    }
     let mtime = 0;
     try {
       mtime = statSync(dir).mtimeMs;
@@ -51,19 +87,30 @@ export function discoverSignature(runtimeDir: string): string | null {
   return best?.sig ?? null;
 }
 
-/** Resolve the instance to talk to: the signature from the environment if its socket exists, else discovery. */
+/**
+ * Resolve the instance to talk to: the signature from the environment if its
+ * socket exists and its Hyprland is not known dead, else discovery of a live
+ * instance. `discovered` is false only for the instance the variable names.
+ */
 export function resolveSockets(runtimeDir: string | null, env: NodeJS.ProcessEnv): { sockets: HyprlandSockets; discovered: boolean } | { reason: string } {
   if (!runtimeDir) return { reason: 'no runtime dir: XDG_RUNTIME_DIR is unset and /run/user/<uid> does not exist' };
   const sig = env.HYPRLAND_INSTANCE_SIGNATURE;
+  const skipped: string[] = [];
+  const dead = () => (skipped.length ? ` (skipped dead instances: ${skipped.join('; ')})` : '');
   if (sig) {
     if (sig.includes('/') || sig.includes('\0')) return { reason: `HYPRLAND_INSTANCE_SIGNATURE '${sig}' is not a valid instance signature` };
     const sockets = socketsFor(runtimeDir, sig);
-    if (isSocket(sockets.request)) return { sockets, discovered: false };
-    const found = discoverSignature(runtimeDir);
+    let why = `${sockets.request} is not a socket (Hyprland not running, or another runtime dir)`;
+    if (isSocket(sockets.request)) {
+      const live = instanceLiveness(sockets.instanceDir);
+      if (live.alive) return { sockets, discovered: false };
+      why = `the instance is dead: ${live.why}`;
+    }
+    const found = discoverSignature(runtimeDir, skipped);
     if (found) return { sockets: socketsFor(runtimeDir, found), discovered: true };
-    return { reason: `HYPRLAND_INSTANCE_SIGNATURE is set but ${sockets.request} is not a socket (Hyprland not running, or another runtime dir)` };
+    return { reason: `HYPRLAND_INSTANCE_SIGNATURE is set but ${why}${dead()}` };
   }
-  const found = discoverSignature(runtimeDir);
+  const found = discoverSignature(runtimeDir, skipped);
   if (found) return { sockets: socketsFor(runtimeDir, found), discovered: true };
-  return { reason: `HYPRLAND_INSTANCE_SIGNATURE is unset and no ${join(runtimeDir, 'hypr', '*', '.socket.sock')} was found` };
+  return { reason: `HYPRLAND_INSTANCE_SIGNATURE is unset and no live Hyprland instance (${join(runtimeDir, 'hypr', '*', '.socket.sock')} with a running pid in hyprland.lock) was found${dead()}` };
 }

@@ -31,8 +31,13 @@ export interface CompositorEnv {
   runtimeDir: string | null;
 }
 
-/** The result of asking a plugin whether it can run here. */
-export type DetectResult = { ok: true; detail: string; env?: Record<string, string> } | { ok: false; reason: string };
+/**
+ * The result of asking a plugin whether it can run here. `explicit`: found
+ * through the compositor's own socket variable (HYPRLAND_INSTANCE_SIGNATURE,
+ * SWAYSOCK, NIRI_SOCKET), not by discovery on disk; an explicit match beats a
+ * discovered one whatever the plugin order.
+ */
+export type DetectResult = { ok: true; detail: string; env?: Record<string, string>; explicit?: boolean } | { ok: false; reason: string };
 
 export interface EventSubscription extends AsyncIterable<DesktopEvent> {
   /** Next event, or null when `timeoutMs` elapsed or the signal aborted. Throws if the stream died. */
