@@ -50,6 +50,17 @@ describe('the shell verbs', () => {
     expect(run(['frobnicate']).code).toBe(2);
   });
 
+  it('checks a verb\'s arguments before loading the configuration or reaching a compositor', () => {
+    // a bad config variable would be exit 2 naming it (below): the argument error comes first
+    const r = run(['pointer', 'wiggle'], bareEnv({ HYPRUSE_SCREENSHOT_MODE: 'video' }));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^hypruse: usage: pointer: action: /m);
+    expect(r.err).not.toContain('HYPRUSE_SCREENSHOT_MODE');
+    const json = run(['zoom', '--x', 'left', '--json'], bareEnv({ HYPRUSE_SCREENSHOT_MODE: 'video' }));
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.out.trim())).toMatchObject({ ok: false, tool: 'zoom', error: { category: 'usage' } });
+  });
+
   it('a bad config variable is exit 2 naming it', () => {
     const r = run(['desktop'], bareEnv({ HYPRUSE_SCREENSHOT_MODE: 'video' }));
     expect(r.code).toBe(2);

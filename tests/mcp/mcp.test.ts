@@ -52,6 +52,64 @@ describe('MCP adapter over a real client', () => {
     expect(client.getInstructions()).toContain('desktop');
   });
 
+  it('answers initialize before the session exists and builds it once, on the first request that needs it', async () => {
+    session = await fakeSession({ readonly: true });
+    const built = session;
+    let calls = 0;
+    let finish!: () => void;
+    const gate = new Promise<void>((r) => (finish = r));
+    const server = await createMcpServer({
+      name: 'hypruse',
+      version: 'test',
+      config: built.config,
+      compositor: null,
+      session: async () => {
+        calls++;
+        await gate;
+        return { pipeline: built.pipeline, config: built.config };
+      },
+    });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'test', version: '1' });
+    await Promise.all([server.connect(a), client.connect(b)]);
+    // initialize is done and nothing was built; the read-only text holds without a session
+    expect(calls).toBe(0);
+    expect(client.getInstructions() ?? '').toMatch(/read-only/);
+    // tools/list and a call arrive before the session is ready: both wait for the one build
+    const listing = client.listTools();
+    const calling = client.callTool({ name: 'desktop', arguments: {} });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toBe(1);
+    finish();
+    expect((await listing).tools.map((t) => t.name)).toEqual(OBSERVE);
+    const r = await calling;
+    expect(r.isError).toBeFalsy();
+    expect((r.content as Text[])[0].text).toMatch(/2 monitor\(s\), 2 window\(s\)/);
+    expect(calls).toBe(1);
+  });
+
+  it('a session that fails to build is an error for that request, and the next one tries again', async () => {
+    session = await fakeSession();
+    const built = session;
+    let calls = 0;
+    const server = await createMcpServer({
+      name: 'hypruse',
+      version: 'test',
+      config: built.config,
+      compositor: null,
+      session: async () => {
+        if (++calls === 1) throw new Error('plugin "x" failed to register');
+        return { pipeline: built.pipeline, config: built.config };
+      },
+    });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'test', version: '1' });
+    await Promise.all([server.connect(a), client.connect(b)]);
+    await expect(client.listTools()).rejects.toThrow(/failed to register/);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(EXPECTED_TOOLS);
+    expect(calls).toBe(2);
+  });
+
   it('read-only lists only observation tools, and its texts never mention acting tools', async () => {
     const { client } = await connect({ readonly: true, clipboard: true });
     const { tools } = await client.listTools();

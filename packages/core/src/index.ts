@@ -56,7 +56,7 @@ export { parseVerbArgs, coerce } from './adapters/cli/args.js';
 export type { ParsedVerb, VerbFlags } from './adapters/cli/args.js';
 export { verbHelp, inputSchemaOf } from './adapters/cli/schema.js';
 export type { JsonSchema } from './adapters/cli/schema.js';
-export { runVerb, defaultIO } from './adapters/cli/run-verb.js';
+export { runVerb, checkVerbArgs, defaultIO } from './adapters/cli/run-verb.js';
 export type { VerbIO } from './adapters/cli/run-verb.js';
 export { selectCompositor, noCompositorError, UnavailableCompositor } from './compositor-select.js';
 export type { Selection } from './compositor-select.js';

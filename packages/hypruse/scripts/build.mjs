@@ -14,6 +14,22 @@ const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
 // file loads much faster than many small ESM modules.
 const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})];
 
+// zod's `z.locales` namespace pulls every translation of its messages into the bundle (half of
+// zod's size, parsed on every start); hypruse speaks English only, so only `en` is bundled.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir) ? { path: join(args.resolveDir, '../locales/en.js'), namespace: 'zod-locales' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 const t0 = Date.now();
 rmSync(join(pkgDir, 'dist'), { recursive: true, force: true });
 await build({
@@ -27,6 +43,10 @@ await build({
   conditions: ['@hypruse/source'],
   external: [...external, ...external.map((e) => `${e}/*`)],
   sourcemap: 'linked',
+  // smaller files parse faster at every start; names are kept for stack traces and error classes
+  minify: true,
+  keepNames: true,
+  plugins: [zodEnglishOnly],
   logLevel: 'warning',
   define: { __HYPRUSE_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: "import { createRequire as __hypruseCreateRequire } from 'node:module'; const require = __hypruseCreateRequire(import.meta.url);" },

@@ -1,9 +1,13 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
-import { errorText, exitCodeFor, runVerb, toHypruseError } from '@hypruse/core';
-import { COMMANDS } from './commands/index.js';
-import { createSession } from './session.js';
+import { checkVerbArgs, errorText, exitCodeFor, runVerb, toHypruseError, type AnyTool, type VerbIO } from '@hypruse/core';
+import { ALL_TOOLS } from '@hypruse/tools';
 import { VERSION } from './version.js';
+
+/** A built-in tool by any name it is listed under (`hypr` or `wm`), without building a session. */
+function builtinTool(verb: string): AnyTool | undefined {
+  return ALL_TOOLS.find((t) => t.name === verb || [null, 'hyprland', 'sway', 'niri'].some((id) => t.nameFor?.(id) === verb));
+}
 
 async function help(): Promise<string> {
   const lines = [
@@ -16,6 +20,7 @@ async function help(): Promise<string> {
     '',
     'Verbs (tools):',
   ];
+  const [{ COMMANDS }, { createSession }] = await Promise.all([import('./commands/index.js'), import('./session.js')]);
   try {
     const s = await createSession({ source: 'cli', noCompositor: true });
     for (const t of s.registry.all()) {
@@ -54,9 +59,24 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`hypruse: usage: unknown option ${first}; see hypruse --help\n`);
       return 2;
     }
-    return COMMANDS.find((c) => c.name === 'serve')!.run(rest);
+    const { serveCommand } = await import('./commands/serve.js');
+    return serveCommand.run(rest);
   }
-  const command = COMMANDS.find((c) => c.name === first);
+  let stdinText: string | null = null;
+  const io: VerbIO = {
+    out: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
+    err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+    // read once: the arguments are parsed before the session and again by the verb
+    stdin: () => (stdinText ??= process.stdin.isTTY ? '' : readFileSync(0, 'utf8').replace(/\n$/, '')),
+  };
+  // a built-in verb's arguments are checked before anything else loads: usage errors are immediate
+  const tool = builtinTool(first);
+  if (tool) {
+    const code = checkVerbArgs(tool, first, rest, io);
+    if (code !== null) return code;
+  }
+  const [{ COMMANDS }, { createSession }] = await Promise.all([import('./commands/index.js'), import('./session.js')]);
+  const command = tool ? undefined : COMMANDS.find((c) => c.name === first);
   if (command) return command.run(rest);
 
   // every tool is a verb
@@ -77,12 +97,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`hypruse: usage: unknown verb "${first}"; verbs: ${names.join(', ')}; commands: ${COMMANDS.map((c) => c.name).join(', ')}\n`);
       return 2;
     }
-    return await runVerb(session.pipeline, first, rest, {
-      out: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
-      err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
-      stdin: () => (process.stdin.isTTY ? '' : readFileSync(0, 'utf8').replace(/\n$/, '')),
-      signal: controller.signal,
-    });
+    return await runVerb(session.pipeline, first, rest, { ...io, signal: controller.signal });
   } finally {
     await session.dispose();
   }

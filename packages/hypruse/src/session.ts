@@ -21,6 +21,8 @@ export interface SessionOptions {
   logger?: Logger;
   /** Skip the config file search (tests). */
   noFile?: boolean;
+  /** The configuration, already loaded (the MCP server loads it before `initialize`). */
+  loaded?: LoadedConfig;
 }
 
 export interface Session {
@@ -41,7 +43,7 @@ export interface Session {
 export async function createSession(opts: SessionOptions): Promise<Session> {
   const env = opts.env ?? process.env;
   const logger = opts.logger ?? stderrLogger();
-  const loaded = await loadConfig({ cwd: opts.cwd, env, noFile: opts.noFile });
+  const loaded = opts.loaded ?? (await loadConfig({ cwd: opts.cwd, env, noFile: opts.noFile }));
   const config = opts.overrides ? opts.overrides(loaded.config) : loaded.config;
   setTimeScale(config.timeScale);
   const c = rootContainer.createChildContainer();

@@ -1,20 +1,47 @@
-import { createMcpServer, serveStdio } from '@hypruse/core/mcp';
-import { errorText, toHypruseError } from '@hypruse/core';
-import { beaconWriter, installMarkRule, journalSessionStart, journalSessionStop } from '@hypruse/trust';
-import { createSession, releaseInput, type Session } from '../session.js';
+import { createMcpServer, serveStdio, type McpSession } from '@hypruse/core/mcp';
+import { loadConfig, type LoadedConfig } from '@hypruse/core/config';
 import { VERSION } from '../version.js';
+import type { Session } from '../session.js';
 import type { Command } from './types.js';
 
 let active: Session | null = null;
 
+/**
+ * The session, built on the first request that needs it: `initialize` is answered with only the
+ * configuration and the MCP SDK loaded; plugins, compositor selection and backends come after.
+ */
+function lazySession(loaded: LoadedConfig): () => Promise<McpSession> {
+  return async () => {
+    await import('reflect-metadata');
+    const [{ createSession }, trust] = await Promise.all([import('../session.js'), import('@hypruse/trust')]);
+    const session = await createSession({ source: 'mcp', loaded });
+    active = session;
+    await trust.journalSessionStart(session.config, VERSION);
+    trust.beaconWriter().announce(session.config, 'mcp');
+    if (session.config.mark && session.compositor.id !== 'none') void trust.installMarkRule(session.compositor, session.logger);
+    if (session.selection && !session.selection.factory) {
+      session.logger.warn(`no compositor found; tools will explain: ${session.selection.reasons.map((r) => `${r.id}: ${r.reason}`).join('; ')}`);
+    }
+    return { pipeline: session.pipeline, config: session.config };
+  };
+}
+
+/** Release held input, stop the journal and dispose, whatever of it exists. */
+async function shutdown(): Promise<void> {
+  const session = active;
+  if (!session) return;
+  const [{ releaseInput }, { journalSessionStop }] = await Promise.all([import('../session.js'), import('@hypruse/trust')]);
+  await releaseInput(session.container);
+  await Promise.all([session.dispose(), journalSessionStop(session.config, VERSION)]);
+}
+
 /** Release held input and dispose on every way out: signals, stdin closing. */
-function installShutdown(session: Session): void {
+function installShutdown(): void {
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    await releaseInput(session.container);
-    await Promise.race([Promise.all([session.dispose(), journalSessionStop(session.config, VERSION)]), new Promise((r) => setTimeout(r, 1500))]);
+    await Promise.race([shutdown(), new Promise((r) => setTimeout(r, 1500))]);
     process.exit(code);
   };
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void stop(0));
@@ -30,32 +57,25 @@ export const serveCommand: Command = {
   summary: 'run the MCP server on stdio (the default with no arguments)',
   usage: 'hypruse [serve]',
   async run() {
-    let session: Session;
+    // a bad config file or variable still refuses to start (exit 2), before anything is served
+    let loaded: LoadedConfig;
     try {
-      session = await createSession({ source: 'mcp' });
+      loaded = await loadConfig({});
     } catch (err) {
+      const { errorText, toHypruseError } = await import('@hypruse/core');
       process.stderr.write(`hypruse: ${errorText(toHypruseError(err))}\n`);
       return 2;
     }
-    active = session;
-    installShutdown(session);
-    await journalSessionStart(session.config, VERSION);
-    beaconWriter().announce(session.config, 'mcp');
-    if (session.config.mark && session.compositor.id !== 'none') void installMarkRule(session.compositor, session.logger);
-    if (session.selection && !session.selection.factory) {
-      session.logger.warn(`no compositor found; tools will explain: ${session.selection.reasons.map((r) => `${r.id}: ${r.reason}`).join('; ')}`);
-    }
+    installShutdown();
     const server = await createMcpServer({
       name: 'hypruse',
       version: VERSION,
-      pipeline: session.pipeline,
-      config: session.config,
-      compositor: session.compositor.id === 'none' ? null : session.compositor.displayName,
+      config: loaded.config,
+      compositor: null,
+      session: lazySession(loaded),
     });
     await serveStdio(server);
-    await releaseInput(session.container);
-    await journalSessionStop(session.config, VERSION);
-    await session.dispose();
+    await shutdown();
     return 0;
   },
 };

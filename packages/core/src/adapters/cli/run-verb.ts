@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Pipeline } from '../../pipeline/pipeline.js';
 import { exitCodeFor, toHypruseError, HypruseError } from '../../errors.js';
+import type { AnyTool } from '../../contracts/tool.js';
+import { validateArgs } from '../../pipeline/validate.js';
 import { errorText, resultJson, resultText } from '../render.js';
 import { parseVerbArgs } from './args.js';
 import { verbHelp } from './schema.js';
@@ -17,6 +19,25 @@ export const defaultIO: VerbIO = {
   err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
   stdin: () => readFileSync(0, 'utf8').replace(/\n$/, ''),
 };
+
+/**
+ * A verb's arguments checked against its tool alone, before any session exists: a usage error
+ * is reported (and its exit code returned) without loading plugins or reaching the compositor.
+ * Returns null when the arguments are fine (or only ask for --help): run the verb.
+ */
+export function checkVerbArgs(tool: AnyTool, verb: string, argv: string[], io: VerbIO = defaultIO): number | null {
+  try {
+    const { args, flags } = parseVerbArgs(tool, argv, io.stdin);
+    if (!flags.help) validateArgs(verb, tool.input, args);
+    return null;
+  } catch (err) {
+    const e: HypruseError = toHypruseError(err);
+    if (e.category !== 'usage') return null;
+    if (argv.includes('--json')) io.out(JSON.stringify({ ok: false, tool: verb, error: { category: e.category, code: e.code, message: e.message, hint: e.hint ?? null, ...(e.data ? { data: e.data } : {}) } }));
+    io.err(`hypruse: ${errorText(e)}`);
+    return exitCodeFor(e.category);
+  }
+}
 
 /** Run one tool as a shell verb: same pipeline, text or --json output, exit codes 0/1/2/3/4. */
 export async function runVerb(pipeline: Pipeline, verb: string, argv: string[], io: VerbIO = defaultIO): Promise<number> {

@@ -8,12 +8,27 @@ import { toHypruseError } from '../../errors.js';
 import { errorText, resultJson } from '../render.js';
 import { serverInstructions } from '../instructions.js';
 
+/** What the handlers need from a session. */
+export interface McpSession {
+  pipeline: Pipeline;
+  config: HypruseConfig;
+}
+
 export interface McpServerOptions {
   name: string;
   version: string;
-  pipeline: Pipeline;
+  /** The configuration the instructions are written for (the session's, once built). */
   config: HypruseConfig;
+  /** Display name of the compositor, or null when none was found or it is not known yet. */
   compositor: string | null;
+  /** A session built beforehand, or ... */
+  pipeline?: Pipeline;
+  /**
+   * ... one built on the first request that needs it (tools/list, tools/call), so `initialize` is
+   * answered before anything heavy loads. Called at most once; a failure is returned to that request
+   * and the next one tries again.
+   */
+  session?: () => Promise<McpSession>;
 }
 
 type Content = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
@@ -60,9 +75,16 @@ function contentOf(r: ToolResult, prefix?: string): Content[] {
 export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
   const { Server } = await import('@modelcontextprotocol/sdk/server/index.js');
   const { ListToolsRequestSchema, CallToolRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
-  const { pipeline, config } = opts;
-  const registry = pipeline.registry;
-  const wm = registry.find('hypr');
+  const { config } = opts;
+  let building: Promise<McpSession> | null = opts.pipeline ? Promise.resolve({ pipeline: opts.pipeline, config }) : null;
+  const ready = (): Promise<McpSession> => {
+    if (building) return building;
+    if (!opts.session) throw new Error('createMcpServer needs a pipeline or a session builder');
+    building = opts.session();
+    building.catch(() => (building = null));
+    return building;
+  };
+  const wm = opts.pipeline?.registry.find('hypr');
   const server = new Server(
     { name: opts.name, version: opts.version },
     {
@@ -70,26 +92,30 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
       instructions: serverInstructions({
         readonly: config.readonly,
         dryRun: config.dryRun,
-        wmName: wm ? registry.nameOf(wm) : 'wm',
+        wmName: opts.pipeline ? (wm ? opts.pipeline.registry.nameOf(wm) : 'wm') : null,
         compositor: opts.compositor,
       }),
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: registry.listed(config).map((tool) => {
-      const name = registry.nameOf(tool);
-      const description = config.readonly ? (tool.readonlyDescription ?? tool.description) : tool.description;
-      return {
-        name,
-        title: tool.title,
-        description,
-        inputSchema: inputJsonSchema(tool) as { type: 'object'; [k: string]: unknown },
-        outputSchema: outputJsonSchema(tool) as { type: 'object'; [k: string]: unknown },
-        annotations: annotationsFor(tool, tool.title),
-      };
-    }),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const { pipeline, config } = await ready();
+    const registry = pipeline.registry;
+    return {
+      tools: registry.listed(config).map((tool) => {
+        const name = registry.nameOf(tool);
+        const description = config.readonly ? (tool.readonlyDescription ?? tool.description) : tool.description;
+        return {
+          name,
+          title: tool.title,
+          description,
+          inputSchema: inputJsonSchema(tool) as { type: 'object'; [k: string]: unknown },
+          outputSchema: outputJsonSchema(tool) as { type: 'object'; [k: string]: unknown },
+          annotations: annotationsFor(tool, tool.title),
+        };
+      }),
+    };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name;
@@ -97,6 +123,7 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
     let progressCount = 0;
     const canElicit = Boolean(server.getClientCapabilities()?.elicitation);
     try {
+      const { pipeline } = await ready();
       const r = await pipeline.call(name, (request.params.arguments ?? {}) as Record<string, unknown>, {
         signal: extra.signal,
         progress: (message) => {
