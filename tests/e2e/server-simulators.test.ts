@@ -130,4 +130,29 @@ describe('on the niri simulator', () => {
     expect(c.text[0]).toBe(`closed ${addr}`);
     expect(sim.windows.has(Number(addr))).toBe(false);
   });
+
+  it('reports no position for a tiled window and refuses to act at one; a floating window is placed exactly', async () => {
+    const id = [...sim.windows.values()].find((w) => w.title === 'notes')!.id;
+    expect(sim.windows.get(id)!.floating).toBe(false);
+    const d = await server.call('desktop');
+    const win = (d.data.windows as Array<Record<string, unknown>>).find((w) => w.address === String(id))!;
+    expect(win.at).toBeNull();
+    expect(win.position_unknown).toMatch(/tiled windows/);
+    const shot = await server.call('screenshot', { window: String(id) });
+    expect(shot.isError).toBe(true);
+    expect(shot.text[0]).toMatch(/^unsupported: not supported on niri: a screenshot of window \d+ \(niri reports no on-screen position for tiled windows/);
+    const zoom = await server.call('zoom', { x: 10, y: 10, window: String(id) });
+    expect(zoom.isError).toBe(true);
+    expect(zoom.text[0]).toMatch(/window\.position|no on-screen position/);
+    // floating: niri's own layout numbers give the position (output origin + tile position + border offset)
+    const f = await server.call('wm', { action: 'toggle_floating', target: String(id) });
+    expect(f.isError, f.text.join('\n')).toBe(false);
+    await until(() => sim.windows.get(id)!.floating);
+    const layout = sim.layoutJson(sim.windows.get(id)!) as { tile_pos_in_workspace_view: [number, number]; window_offset_in_tile: [number, number] };
+    const d2 = await server.call('desktop');
+    const win2 = (d2.data.windows as Array<Record<string, unknown>>).find((w) => w.address === String(id))!;
+    expect(win2.at).toEqual([layout.tile_pos_in_workspace_view[0] + layout.window_offset_in_tile[0], layout.tile_pos_in_workspace_view[1] + layout.window_offset_in_tile[1]]);
+    expect(win2.position_unknown).toBeUndefined();
+    await server.call('wm', { action: 'toggle_floating', target: String(id) });
+  });
 });

@@ -38,8 +38,16 @@ describe('NiriCompositor over the simulator', () => {
       ['DP-1', { x: 0, y: 0, width: 1920, height: 1080 }, 1],
       ['HDMI-A-1', { x: 1920, y: 0, width: 1706, height: 1066 }, 1.5],
     ]);
-    // HDMI-A-1: tile (1706-48)/2 = 829 wide at gap 16, border 2 → content at 1920+16+2, 16+2
-    expect(d.windows.find((w) => w.address === '11')!.geometry).toEqual({ x: 1938, y: 18, width: 825, height: 1030 });
+    // HDMI-A-1: tile (1706-48)/2 = 829 wide at gap 16, border 2 → content 825x1030; niri gives a tiled window no position
+    const tiled = d.windows.find((w) => w.address === '11')!;
+    expect(tiled.geometry).toMatchObject({ width: 825, height: 1030 });
+    expect(tiled.positionUnknown).toMatch(/tiled windows/);
+    // floating: niri's position in the workspace view, exact (centred 640x400 + 2 px border on DP-1)
+    await niri.toggleFloating('10');
+    const floating = (await niri.snapshot()).windows.find((w) => w.address === '10')!;
+    expect(floating.positionUnknown).toBeUndefined();
+    expect(floating.geometry).toEqual({ x: (1920 - 644) / 2 + 2, y: (1080 - 404) / 2 + 2, width: 640, height: 400 });
+    await niri.toggleFloating('10');
     expect(d.activeWindow).toBe('10');
     expect(d.layers!.find((l) => l.namespace === 'waybar')!.kind).toBe('bar');
   });

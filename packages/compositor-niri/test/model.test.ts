@@ -36,31 +36,47 @@ describe('niri 26.x state → Desktop', () => {
     expect(d.workspaces.map((w) => [w.id, w.name, w.monitor, w.windows, w.visible, w.focused])).toEqual([
       ['4', '1', 'DP-2', 1, true, false],
       ['3', '1', 'eDP-1', 2, true, true],
-      ['7', 'mail', 'eDP-1', 1, false, false],
+      ['7', 'mail', 'eDP-1', 2, false, false],
       ['9', '3', 'eDP-1', 0, false, false],
     ]);
     expect(d.activeWorkspace).toBe('3');
   });
 
-  it('places a tiled window at output origin + tile position + offset in the tile (fractional kept)', () => {
+  it('gives a tiled window its size and says its position is unknown (niri reports none for tiled tiles)', () => {
     const w = d.windows.find((x) => x.address === '21')!;
-    expect(w.geometry).toEqual({ x: 17.333333, y: 17.333333, width: 934, height: 1165 });
     expect(w).toMatchObject({ class: 'foot', title: 'notes — vim', pid: 4242, workspace: '3', floating: false, fullscreen: false, visible: true, focused: true });
-    expect(w.extra).toMatchObject({ geometrySource: 'layout', column: 1, tile: 1, monitor: 'eDP-1' });
+    expect(w.geometry).toMatchObject({ width: 934, height: 1165 });
+    expect(w.positionUnknown).toMatch(/tiled windows/);
+    expect(w.positionUnknown).toMatch(/tile_pos_in_workspace_view/);
+    expect(w.extra).toMatchObject({ geometrySource: 'size-only', column: 1, tile: 1, monitor: 'eDP-1' });
     expect(d.activeWindow).toBe('21');
   });
 
-  it('places floating windows and infers fullscreen from a tile covering the whole output view', () => {
-    expect(d.windows.find((x) => x.address === '22')).toMatchObject({ floating: true, fullscreen: false, geometry: { x: 782.5, y: 340.25, width: 360, height: 520 } });
-    expect(d.windows.find((x) => x.address === '25')).toMatchObject({ fullscreen: true, geometry: { x: 1920, y: -200, width: 1080, height: 1920 } });
+  it('places floating windows exactly: output origin + tile position + offset in the tile (fractional kept)', () => {
+    const w = d.windows.find((x) => x.address === '22')!;
+    expect(w).toMatchObject({ floating: true, fullscreen: false, visible: true, geometry: { x: 782.5, y: 340.25, width: 360, height: 520 } });
+    expect(w.positionUnknown).toBeUndefined();
+    expect(w.extra?.geometrySource).toBe('layout');
+    // a floating window on a hidden workspace keeps its position in that workspace's view, and is not visible
+    const pip = d.windows.find((x) => x.address === '32')!;
+    expect(pip).toMatchObject({ visible: false, geometry: { x: 1502, y: 902, width: 320, height: 180 } });
+    expect(pip.positionUnknown).toBeUndefined();
   });
 
-  it('says so when niri gives no position (window outside the visible view)', () => {
+  it('infers fullscreen from a tiled tile covering the whole output, still without a position', () => {
+    const w = d.windows.find((x) => x.address === '25')!;
+    expect(w).toMatchObject({ fullscreen: true, visible: true, geometry: { width: 1080, height: 1920 } });
+    expect(w.positionUnknown).toMatch(/tiled windows/);
+  });
+
+  it('a tiled window on a hidden workspace is not visible and has no position', () => {
     const w = d.windows.find((x) => x.address === '30')!;
-    expect(w).toMatchObject({ visible: false, urgent: true, geometry: { x: 0, y: 0, width: 933, height: 1164 } });
+    expect(w).toMatchObject({ visible: false, urgent: true, geometry: { width: 933, height: 1164 } });
+    expect(w.positionUnknown).toMatch(/tiled/);
     expect(w.extra?.geometrySource).toBe('size-only');
     const orphan = d.windows.find((x) => x.address === '31')!;
     expect(orphan).toMatchObject({ workspace: null, class: '', title: '', pid: null, visible: false });
+    expect(orphan.positionUnknown).toMatch(/no output/);
   });
 
   it('classifies layers by namespace and gives them their output box (niri reports no layer geometry)', () => {
@@ -89,6 +105,7 @@ describe('older niri without window layout', () => {
     expect(d.windows[0]).toMatchObject({ address: '5', geometry: { x: 0, y: 0, width: 1920, height: 1080 }, visible: true, fullscreen: false });
     expect('urgent' in d.windows[0]).toBe(false);
     expect(d.windows[0].extra?.geometrySource).toBe('unknown');
+    expect(d.windows[0].positionUnknown).toMatch(/before 25\.08/);
     expect(d.layers).toBeNull();
   });
 });
@@ -99,7 +116,7 @@ describe('fullscreen inference', () => {
     const full = { pos_in_scrolling_layout: [2, 1], tile_size: [1920, 1200], window_size: [1920, 1200], tile_pos_in_workspace_view: null, window_offset_in_tile: [0, 0] };
     fx.windows.push({ id: 40, workspace_id: 7, is_focused: false, is_floating: false, layout: full }, { id: 41, workspace_id: 7, is_focused: false, is_floating: true, layout: full });
     const d = desktopFrom(fx);
-    expect(d.windows.find((w) => w.address === '40')).toMatchObject({ fullscreen: true, visible: false });
+    expect(d.windows.find((w) => w.address === '40')).toMatchObject({ fullscreen: true, visible: false, positionUnknown: expect.stringMatching(/tiled/) });
     expect(d.windows.find((w) => w.address === '41')!.fullscreen).toBe(false);
   });
 });

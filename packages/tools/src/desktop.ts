@@ -24,13 +24,14 @@ export function desktopJson(d: Desktop): Record<string, unknown> {
       workspace: id(w.workspace),
       class: w.class,
       title: w.title,
-      at: [w.geometry.x, w.geometry.y],
+      at: w.positionUnknown === undefined ? [w.geometry.x, w.geometry.y] : null,
       size: [w.geometry.width, w.geometry.height],
       floating: w.floating,
       pid: w.pid,
       ...(w.fullscreen ? { fullscreen: true } : {}),
       ...(w.hidden ? { hidden: true } : {}),
       ...(w.urgent ? { urgent: true } : {}),
+      ...(w.positionUnknown !== undefined ? { position_unknown: w.positionUnknown } : {}),
     })),
     active_window: d.activeWindow,
     cursor: d.cursor ? [d.cursor.x, d.cursor.y] : null,
@@ -58,7 +59,7 @@ export function desktopLines(d: Desktop): string[] {
   for (const w of d.windows) {
     const g = w.geometry;
     const flags = [w.focused ? 'focused' : '', w.floating ? 'floating' : '', w.fullscreen ? 'fullscreen' : '', w.visible ? '' : 'hidden', w.urgent ? 'urgent' : ''].filter(Boolean);
-    lines.push(`[${w.address}] ${w.class} "${w.title}" ws ${w.workspace ?? '-'} @${g.x},${g.y} ${g.width}x${g.height} pid ${w.pid ?? '-'}${flags.length ? ` (${flags.join(', ')})` : ''}`);
+    lines.push(`[${w.address}] ${w.class} "${w.title}" ws ${w.workspace ?? '-'} ${w.positionUnknown === undefined ? `@${g.x},${g.y} ` : 'position unknown '}${g.width}x${g.height} pid ${w.pid ?? '-'}${flags.length ? ` (${flags.join(', ')})` : ''}`);
   }
   lines.push(d.cursor ? `cursor ${d.cursor.x},${d.cursor.y}${d.cursor.source === 'hypruse' ? ' (where hypruse last put it; this compositor cannot report the cursor)' : ''}` : 'cursor unknown (this compositor cannot report it)');
   if (d.layers === null) lines.push('layers: not listed (this compositor does not report layer surfaces)');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import {
   HypruseError, NotFoundError, UsageError, defineTool, intersection, monitorAt, regionScale, type Rect, type Window,
 } from '@hypruse/core';
-import { findWindow, snapshot } from './common/desktop.js';
+import { findWindow, requirePosition, snapshot } from './common/desktop.js';
 import { assertCapturable, captureFrame, deliverFrame } from './common/image.js';
 import { windowField } from './common/fields.js';
 
@@ -57,7 +57,7 @@ export const screenshotTool = defineTool({
       return deliverFrame(ctx, frame, { lossless: args.lossless, scale: args.scale, stable, meta: { target: 'region' } });
     }
     if (args.window) {
-      const w: Window = findWindow(d, args.window);
+      const w: Window = requirePosition(d, findWindow(d, args.window), 'a screenshot');
       assertCapturable(ctx, w);
       const scale = regionScale(d.monitors, w.geometry);
       const { frame, stable } = await captureFrame(ctx, { kind: 'window', address: w.address, geometry: w.geometry, scale }, args.stable);
@@ -106,7 +106,7 @@ export const zoomTool = defineTool({
     const d = await snapshot(ctx);
     const point = { x: args.x, y: args.y };
     let bounds: Rect;
-    if (args.window) bounds = findWindow(d, args.window).geometry;
+    if (args.window) bounds = requirePosition(d, findWindow(d, args.window), 'zooming into').geometry;
     else {
       const m = monitorAt(d.monitors, point) ?? d.monitors.find((x) => x.focused) ?? d.monitors[0];
       if (!m) throw new HypruseError('error.capture', 'the compositor reports no monitors');

@@ -3,7 +3,7 @@ import {
   NotFoundError, Tokens, UsageError, defineTool, globalToPixel, regionScale, result, type ToolContext,
 } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
-import { compositorOf, findWindow, snapshot } from './common/desktop.js';
+import { compositorOf, findWindow, requirePosition, snapshot } from './common/desktop.js';
 import { assertCapturable, captureFrame, deliverFrame } from './common/image.js';
 import { pickByName } from './common/match.js';
 import { sleep } from './common/pointer.js';
@@ -97,7 +97,7 @@ async function resolveTarget(args: { name: string; mark: number; window: string;
     const it = m.items[String(args.mark)];
     if (!it) throw new NotFoundError('not_found.mark', `no mark ${args.mark}; marks are ${Object.keys(m.items).join(', ')} (call marks again if the window changed)`);
     const d = await snapshot(ctx);
-    const w = findWindow(d, m.window);
+    const w = requirePosition(d, findWindow(d, m.window), 'clicking a mark');
     return { window: w.address, cls: w.class, x: w.geometry.x + it.dx, y: w.geometry.y + it.dy, role: it.role, name: it.name, label: `mark ${args.mark} (${it.label})`, mark: args.mark };
   }
   const r = await readUi(ctx, args.window, '', true);

@@ -25,8 +25,20 @@ import { StringDecoder } from 'node:string_decoder';
  *
  * Failure modes: `replyDelayMs`, `garbageReplies`, `hang`,
  * `refuseEventStreams`, `dropEventStreams()`, `sendGarbageEvent()`,
- * `omitLayout` (pre-25.05 window shape).
+ * `omitLayout` (pre-25.08 window shape).
+ *
+ * `version` picks the wire shapes of one niri release (facts from niri's
+ * `niri-ipc/src/lib.rs` and `src/layout/` at each tag): window `layout` and
+ * `WindowLayoutsChanged` from 25.08, `focus_timestamp` from 25.11, `Casts` /
+ * `CastsChanged` after 25.11. As in every niri release, only floating windows
+ * get `tile_pos_in_workspace_view`; tiled (and fullscreen) tiles report null
+ * (`Tile::ipc_layout_template` leaves it unset, only `FloatingSpace` fills it).
+ * The 25.08 shapes are checked against niri's own types by tests/niri-ipc-check.
  */
+
+/** niri releases whose wire shapes the simulator can speak. */
+export type NiriSimVersion = '25.05' | '25.08' | '25.11' | '26.04';
+const VERSION_ORDER: NiriSimVersion[] = ['25.05', '25.08', '25.11', '26.04'];
 
 export interface SimOutput {
   name: string;
@@ -98,6 +110,8 @@ export interface NiriSimulatorOptions {
   display?: string;
   /** Start with the two demo windows (default true). */
   demoWindows?: boolean;
+  /** The niri release whose shapes to speak (default 26.04). */
+  version?: NiriSimVersion;
 }
 
 export class NiriSimulator extends EventEmitter {
@@ -135,8 +149,10 @@ export class NiriSimulator extends EventEmitter {
   hang = false;
   /** Close EventStream connections at once, without a reply. */
   refuseEventStreams = false;
-  /** Send windows without the `layout` field (niri before 25.05). */
+  /** Send windows without the `layout` field (niri before 25.08); set by `version: '25.05'`. */
   omitLayout = false;
+  /** The niri release whose wire shapes are spoken. */
+  version: NiriSimVersion = '26.04';
 
   /** Names of requests received, in order (`Windows`, `Action FocusWindow`, `SimClient`). */
   readonly requests: string[] = [];
@@ -161,12 +177,21 @@ export class NiriSimulator extends EventEmitter {
     const display = opts.display ?? 'wayland-sim';
     const sim = new NiriSimulator(dir, join(dir, `niri.${display}.${process.pid}.sock`), display);
     sim.ownsDir = !opts.dir;
+    if (opts.version) {
+      sim.version = opts.version;
+      sim.omitLayout = !sim.atLeast('25.08');
+    }
     if (opts.demoWindows !== false) {
       sim.openWindow({ title: 'notes', appId: 'foot', pid: process.pid, workspace: 1 });
       sim.openWindow({ title: 'Files', appId: 'org.gnome.Nautilus', pid: process.pid, workspace: 4, focus: false });
     }
     await sim.listen();
     return sim;
+  }
+
+  /** True when the spoken niri release is `v` or newer. */
+  atLeast(v: NiriSimVersion): boolean {
+    return VERSION_ORDER.indexOf(this.version) >= VERSION_ORDER.indexOf(v);
   }
 
   /** Environment a client of this simulator needs. */
@@ -325,7 +350,6 @@ export class NiriSimulator extends EventEmitter {
     const ws = this.ws(win.workspaceId)!;
     const out = this.outputs.find((o) => o.name === ws.output)!;
     const { width: W, height: H } = this.logical(out);
-    const visible = this.active.get(ws.output) === ws.id;
     const tiled = this.windowsOn(ws.id).filter((w) => !w.floating);
     const column = tiled.findIndex((w) => w.id === win.id);
     if (win.fullscreen) {
@@ -333,7 +357,7 @@ export class NiriSimulator extends EventEmitter {
         pos_in_scrolling_layout: column >= 0 ? [column + 1, 1] : null,
         tile_size: [W, H],
         window_size: [W, H],
-        tile_pos_in_workspace_view: visible ? [0, 0] : null,
+        tile_pos_in_workspace_view: null, // a tiled tile, fullscreen or not: niri gives no position
         window_offset_in_tile: [0, 0],
       };
     }
@@ -345,7 +369,8 @@ export class NiriSimulator extends EventEmitter {
         pos_in_scrolling_layout: null,
         tile_size: [tw, th],
         window_size: [w, h],
-        tile_pos_in_workspace_view: visible ? [(W - tw) / 2, (H - th) / 2] : null,
+        // floating tiles always have a position in their workspace's view, shown or not
+        tile_pos_in_workspace_view: [(W - tw) / 2, (H - th) / 2],
         window_offset_in_tile: [BORDER, BORDER],
       };
     }
@@ -355,7 +380,7 @@ export class NiriSimulator extends EventEmitter {
       pos_in_scrolling_layout: [column + 1, 1],
       tile_size: [tileW, tileH],
       window_size: [Math.floor(tileW - 2 * BORDER), Math.floor(tileH - 2 * BORDER)],
-      tile_pos_in_workspace_view: visible ? [GAP + column * (tileW + GAP), GAP] : null,
+      tile_pos_in_workspace_view: null, // tiled: niri reports the column/tile index, never a position
       window_offset_in_tile: [BORDER, BORDER],
     };
   }
@@ -373,6 +398,8 @@ export class NiriSimulator extends EventEmitter {
     };
     if (!this.omitLayout) {
       base.layout = this.layoutJson(win);
+    }
+    if (this.atLeast('25.11')) {
       base.focus_timestamp = win.focusTs === null ? null : { secs: Math.floor(win.focusTs / 1000), nanos: (win.focusTs % 1000) * 1e6 };
     }
     return base;
@@ -525,7 +552,7 @@ export class NiriSimulator extends EventEmitter {
     this.requests.push(name === 'Action' && body && typeof body === 'object' ? `Action ${Object.keys(body)[0]}` : name);
     switch (name) {
       case 'Version':
-        return this.reply(sock, { Ok: { Version: '26.04 (niri-simulator)' } });
+        return this.reply(sock, { Ok: { Version: `${this.version} (niri-simulator)` } });
       case 'Outputs':
         return this.reply(sock, { Ok: { Outputs: Object.fromEntries(this.outputs.map((o) => [o.name, this.outputJson(o)])) } });
       case 'Workspaces':
@@ -548,6 +575,7 @@ export class NiriSimulator extends EventEmitter {
       case 'OverviewState':
         return this.reply(sock, { Ok: { OverviewState: { is_open: false } } });
       case 'Casts':
+        if (!this.atLeast('26.04')) return this.reply(sock, { Err: 'error parsing request: unknown variant `Casts`' });
         return this.reply(sock, { Ok: { Casts: [] } });
       case 'ReturnError':
         return this.reply(sock, { Err: 'example compositor error' });
@@ -576,7 +604,7 @@ export class NiriSimulator extends EventEmitter {
       { KeyboardLayoutsChanged: { keyboard_layouts: { names: ['English (US)'], current_idx: 0 } } },
       { OverviewOpenedOrClosed: { is_open: false } },
       { ConfigLoaded: { failed: false } },
-      { CastsChanged: { casts: [] } },
+      ...(this.atLeast('26.04') ? [{ CastsChanged: { casts: [] } }] : []),
     ];
     sock.write(`${JSON.stringify({ Ok: 'Handled' })}\n${burst.map((e) => JSON.stringify(e)).join('\n')}\n`);
     this.streams.add(sock);

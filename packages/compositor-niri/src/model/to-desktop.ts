@@ -57,7 +57,6 @@ export function toWindow(win: NiriWindow, outputs: Record<string, NiriOutput>, w
   const ws = win.workspace_id !== undefined && win.workspace_id !== null ? workspaces.find((w) => w.id === win.workspace_id) : undefined;
   const output: NiriLogicalOutput | null = (ws?.output && outputs[ws.output]?.logical) || null;
   const placement = windowPlacement(win, output);
-  const inView = placement.source !== 'size-only';
   return {
     address: String(win.id),
     class: win.app_id ?? '',
@@ -67,8 +66,10 @@ export function toWindow(win: NiriWindow, outputs: Record<string, NiriOutput>, w
     workspace: ws ? String(ws.id) : win.workspace_id != null ? String(win.workspace_id) : null,
     floating: win.is_floating === true,
     fullscreen: placement.fullscreen,
-    visible: Boolean(ws?.is_active) && inView,
+    // on a shown workspace; a tiled window may still be scrolled out of the view, which niri does not report
+    visible: Boolean(ws?.is_active),
     focused: win.is_focused,
+    ...(placement.positionUnknown ? { positionUnknown: placement.positionUnknown } : {}),
     ...(win.is_urgent ? { urgent: true } : {}),
     extra: {
       geometrySource: placement.source,

@@ -43,6 +43,12 @@ export interface Window {
   focused: boolean;
   hidden?: boolean;
   urgent?: boolean;
+  /**
+   * Set when the compositor reports no on-screen position for this window
+   * (niri: every tiled window): why. `geometry` then carries the size only;
+   * its x/y are not a position, and tools that need a point in the window refuse.
+   */
+  positionUnknown?: string;
   /** Compositor-specific extras (tags, shell, ...). */
   extra?: Record<string, unknown>;
 }

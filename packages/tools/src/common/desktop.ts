@@ -47,3 +47,19 @@ export function assertAddress(window: string): void {
     throw new UsageError(`'${window}' is not a window address; use the \`address\` field from desktop`, { code: 'usage.address' });
   }
 }
+
+/**
+ * A window whose on-screen position the compositor reports, for a tool that
+ * needs a point inside it (capture, AT-SPI points, marks, zoom). Where the
+ * compositor gives no position (niri: tiled windows) the tool refuses rather
+ * than act at a guessed place.
+ */
+export function requirePosition(d: Desktop, w: Window, what: string): Window {
+  if (w.positionUnknown === undefined) return w;
+  throw new HypruseError('unsupported.capability', `not supported on ${d.compositor}: ${what} of window ${w.address} (${w.positionUnknown})`, {
+    hint: w.floating
+      ? 'call desktop again once the window has settled'
+      : 'make the window floating (toggle_floating): niri reports the position of floating windows; or work from a screenshot of the output in screen coordinates',
+    data: { compositor: d.compositor, capability: 'window.position', window: w.address },
+  });
+}

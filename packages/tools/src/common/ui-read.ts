@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import {
   HypruseError, NotFoundError, Tokens, contains, runtimeDir, toHypruseError, type A11yElement, type Desktop, type ToolContext, type Window,
 } from '@hypruse/core';
-import { compositorOf, findWindow, snapshot } from './desktop.js';
+import { compositorOf, findWindow, requirePosition, snapshot } from './desktop.js';
 import { normalizeName } from './match.js';
 
 export interface UiItem {
@@ -57,6 +57,8 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
       data: { window: window.address, class: window.class },
     });
   }
+  // AT-SPI extents are window-relative on Wayland: global points need the window's position
+  requirePosition(desktop, window, 'placing its controls on the screen');
   const g = window.geometry;
   const items: UiItem[] = [];
   for (const el of r.elements) {
