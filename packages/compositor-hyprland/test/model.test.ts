@@ -76,6 +76,26 @@ describe('version-specific shapes', () => {
     expect(mapMonitor({ name: 'Y', width: 1280, height: 800 }).geometry).toEqual({ x: 0, y: 0, width: 1280, height: 800 });
   });
 
+  it('a scale printed with two decimals (<= 0.56.1, `{:.2f}`) gives the exact logical size of the k/120 scale behind it', () => {
+    // 2560x1440 at 4/3 prints as 1.33: 1920x1080, not 1925x1083
+    const m = mapMonitor({ name: 'DP-2', width: 2560, height: 1440, x: 0, y: 0, scale: 1.33, transform: 0 });
+    expect(m.geometry).toEqual({ x: 0, y: 0, width: 1920, height: 1080 });
+    expect(m.scale).toBeCloseTo(4 / 3, 9);
+    // 5/3 prints as 1.67 (2560x1600 -> 1536x960); 1.07 is 128/120 on 2560x1440 (-> 2400x1350)
+    expect(mapMonitor({ name: 'A', width: 2560, height: 1600, scale: 1.67 }).geometry).toMatchObject({ width: 1536, height: 960 });
+    expect(mapMonitor({ name: 'B', width: 2560, height: 1440, scale: 1.07 }).geometry).toMatchObject({ width: 2400, height: 1350 });
+    // exact prints (0.56.2+) and clean scales pass through
+    expect(mapMonitor({ name: 'C', width: 2560, height: 1440, scale: 1.3333333333333333 }).geometry).toMatchObject({ width: 1920, height: 1080 });
+    expect(mapMonitor({ name: 'D', width: 2880, height: 1620, scale: 1.5 }).scale).toBe(1.5);
+  });
+
+  it("0.55+ `visible` (mapped and not transparent) does not make a window on a hidden workspace visible", () => {
+    const mon = { id: 0, name: 'M', width: 1920, height: 1080, x: 0, y: 0, scale: 1, activeWorkspace: { id: 1, name: '1' }, focused: true };
+    const client = (address: string, ws: number, visible: boolean) => ({ address, mapped: true, hidden: false, visible, at: [0, 0], size: [100, 100], workspace: { id: ws, name: String(ws) }, class: 'c', title: 't', pid: 1 });
+    const d = mapDesktop(rawSnapshotFromBatch([[mon], [], [client('0x1', 1, true), client('0x2', 3, true), client('0x3', 1, false)], {}, null, null]));
+    expect(d.windows.map((w) => [w.address, w.visible])).toEqual([['0x1', true], ['0x2', false], ['0x3', false]]);
+  });
+
   it('activewindow {} means no active window; layers missing means null', () => {
     const d = mapDesktop(rawSnapshotFromBatch([[], [], [], {}, { x: 1, y: 2 }, 'not an object']));
     expect(d.activeWindow).toBeNull();

@@ -213,14 +213,23 @@ export class HyprlandSimulator {
     let scheduled = false;
     const idle = setTimeout(() => sock.destroy(), 5000);
     sock.on('error', () => undefined);
+    let ended = false;
+    sock.on('end', () => (ended = true));
     sock.on('data', (chunk) => {
       buf += chunk.toString('utf8');
       if (scheduled) return;
       scheduled = true;
-      setImmediate(() => {
+      const reply = () => {
+        // <= 0.56: blocking 1023-byte reads end only on a short read, so a request of exactly k x 1023 bytes
+        // waits for the client to close its write side
+        if (!this.profile.luaOnly && Buffer.byteLength(buf, 'utf8') % 1023 === 0 && !ended) {
+          sock.once('end', reply);
+          return;
+        }
         clearTimeout(idle);
         this.answer(sock, buf);
-      });
+      };
+      setImmediate(reply);
     });
     sock.on('close', () => clearTimeout(idle));
   }
@@ -250,7 +259,7 @@ export class HyprlandSimulator {
   /** Handle one request text exactly as Hyprland's socket 1 would (exposed for unit tests). */
   handle(request: string): string {
     if (request.startsWith('[[BATCH]]')) {
-      const cmds = splitBatch(request.slice('[[BATCH]]'.length));
+      const cmds = splitBatch(request.slice('[[BATCH]]'.length), this.profile.luaOnly);
       return cmds.map((c) => this.handleOne(c.trim())).join('\n\n\n');
     }
     return this.handleOne(request);
@@ -1061,11 +1070,22 @@ function listen(server: Server, path: string): Promise<void> {
 }
 
 /** Hyprland's batch splitter: `;` separates, `\;` and `\\` escape. */
-export function splitBatch(s: string): string[] {
+export function splitBatch(s: string, escapes = true): string[] {
   const out: string[] = [];
   let cur = '';
+  let depth = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
+    if (!escapes) {
+      // released <= 0.56.2: split on `;` outside `[...]`, no escapes
+      if (c === '[') depth++;
+      else if (c === ']') depth = Math.max(0, depth - 1);
+      if (c === ';' && depth === 0) {
+        out.push(cur);
+        cur = '';
+      } else cur += c;
+      continue;
+    }
     if (c === '\\' && (s[i + 1] === ';' || s[i + 1] === '\\')) {
       cur += s[i + 1];
       i++;

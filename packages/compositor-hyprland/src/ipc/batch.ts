@@ -1,11 +1,18 @@
 import { HypruseError } from '@hypruse/core';
 
 /**
- * Build a `[[BATCH]]` request. `;` separates commands, so `\` and `;` inside a
- * command are escaped as `\\` and `\;` (Hyprland's batch splitter).
+ * Build a `[[BATCH]]` request: commands joined by `;`. Released Hyprland up
+ * to 0.56.2 splits a batch on every `;` (outside `[...]`) and knows no escape;
+ * `\;` and `\\` exist only after 0.56. A command holding `;` or `\` therefore
+ * means different things on different versions and is refused here: send it
+ * as a request of its own.
  */
 export function buildBatch(commands: readonly string[]): string {
-  return '[[BATCH]]' + commands.map((c) => c.replace(/\\/g, '\\\\').replace(/;/g, '\\;')).join(';');
+  const bad = commands.find((c) => /[;\\]/.test(c));
+  if (bad !== undefined) {
+    throw new HypruseError('error.internal', `cannot batch "${bad}": Hyprland <= 0.56 splits a batch on every ";" and has no escapes; send it alone`);
+  }
+  return '[[BATCH]]' + commands.join(';');
 }
 
 /** Length of the JSON value starting at `start` (after whitespace), or -1 if none is complete there. */

@@ -7,6 +7,24 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Hyprland <= 0.56 reads a request in a blocking loop of 1023-byte reads that
+ * ends on a short read: a request of exactly k x 1023 bytes blocks its main
+ * thread until the client closes its write side. Such a request gets one
+ * harmless byte more: an empty flag block (`/cmd`, the form hyprctl itself
+ * sends) or, with flags, the first flag twice (`jj/cmd`); inside a batch, the
+ * first command is padded.
+ */
+export function avoidBlockingLength(request: string): string {
+  if (Buffer.byteLength(request, 'utf8') % 1023 !== 0) return request;
+  const pad = (cmd: string) => {
+    const m = /^([a-z]*)\//.exec(cmd);
+    if (m && !cmd.slice(0, m[0].length).includes(' ')) return m[1] ? `${m[1][0]}${cmd}` : `/${cmd}`;
+    return `/${cmd}`;
+  };
+  return request.startsWith('[[BATCH]]') ? `[[BATCH]]${pad(request.slice(9))}` : pad(request);
+}
+
 /** Largest reply we accept (a huge `clients` list is a few MiB at most). */
 const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 
@@ -52,7 +70,7 @@ export class HyprlandRequestClient {
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       sock.on('connect', () => {
-        sock.write(command);
+        sock.write(avoidBlockingLength(command));
       });
       sock.on('data', (chunk: Buffer) => {
         size += chunk.length;

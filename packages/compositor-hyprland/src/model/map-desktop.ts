@@ -14,9 +14,29 @@ export interface RawSnapshot {
   layers: RawLayers | null;
 }
 
-/** Logical monitor rect: physical mode / scale, axes swapped for odd transforms. */
+/**
+ * The exact scale behind a printed one. Hyprland keeps only scales of the
+ * form k/120 (the wp_fractional_scale step) that divide the mode into whole
+ * logical pixels, and up to 0.56.1 prints them with two decimals (`{:.2f}`):
+ * 4/3 reads `1.33`, and 2560/1.33 would give 1925 instead of 1920. So take
+ * the k/120 within the print's rounding that gives whole logical sizes on
+ * both axes; an exact print (0.56.2+) passes through unchanged.
+ */
+export function exactScale(printed: number, width: number, height: number): number {
+  if (!(printed > 0) || !(width > 0) || !(height > 0)) return printed > 0 ? printed : 1;
+  const whole = (s: number) => Math.abs(width / s - Math.round(width / s)) < 1e-6 && Math.abs(height / s - Math.round(height / s)) < 1e-6;
+  if (whole(printed)) return printed;
+  let best: number | null = null;
+  for (let k = Math.ceil((printed - 0.005) * 120 - 1e-9); k <= Math.floor((printed + 0.005) * 120 + 1e-9); k++) {
+    const s = k / 120;
+    if (k > 0 && whole(s) && (best === null || Math.abs(s - printed) < Math.abs(best - printed))) best = s;
+  }
+  return best ?? printed;
+}
+
+/** Logical monitor rect: physical mode / exact scale, axes swapped for odd transforms. */
 export function mapMonitor(m: RawMonitor): Monitor {
-  const scale = typeof m.scale === 'number' && m.scale > 0 ? m.scale : 1;
+  const scale = exactScale(typeof m.scale === 'number' && m.scale > 0 ? m.scale : 1, m.width ?? 0, m.height ?? 0);
   const transform = typeof m.transform === 'number' ? m.transform : 0;
   const pw = m.width ?? 0;
   const ph = m.height ?? 0;
@@ -95,7 +115,8 @@ export function mapDesktop(raw: RawSnapshot): Desktop {
     const wsId = c.workspace?.id;
     const onWs = typeof wsId === 'number' && wsId !== -1;
     const hidden = c.hidden === true;
-    const visible = typeof c.visible === 'boolean' ? c.visible && !hidden : onWs && shown.has(wsId as number) && !hidden;
+    // `visible` (0.55+) is "mapped and not fully transparent", not "on a shown workspace": it only narrows
+    const visible = onWs && shown.has(wsId as number) && !hidden && c.visible !== false;
     const mode = fullscreenMode(c.fullscreen);
     const extra: Record<string, unknown> = {};
     if (Array.isArray(c.tags) && c.tags.length) extra.tags = c.tags;
