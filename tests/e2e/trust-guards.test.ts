@@ -12,6 +12,7 @@ import { createMcpServer } from '@hypruse/core/mcp';
 import type { HypruseConfig } from '@hypruse/core';
 import { createSession, type Session } from 'hypruse';
 import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
+import { entryLauncher } from '../support/tools.js';
 
 const desk = await requireDesktop();
 const RUN = Math.random().toString(36).slice(2, 8);
@@ -35,11 +36,13 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
 }
 
 /** A zenity entry launched by hypruse's own launch tool; its answer lands in `out`. */
+const ENTRY = entryLauncher();
+
 async function launchEntry(s: Session, title: string, workspace: string): Promise<{ addr: string; out: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'hypruse-trust-'));
   chmodSync(dir, 0o777);
   const out = join(dir, 'zenity.out');
-  const r = await s.pipeline.call('launch', { command: `zenity --entry --title="${title}" --text="Name?" > ${out}`, workspace });
+  const r = await s.pipeline.call('launch', { command: ENTRY.command(out, title), workspace });
   return { addr: String(r.data!.address), out };
 }
 
@@ -81,7 +84,11 @@ describe.skipIf(!desk)('trust layers on the real desktop', () => {
   });
 
   it('confine=launched: typing into the zenity hypruse launched works; a click on a window it did not launch is refused', async () => {
-    const s = await open({ confine: ['launched'] });
+    const s = await open({ confine: ['launched'], launch: { allow: [ENTRY.script] } });
+    const unlisted = await s.pipeline.call('launch', { command: 'zenity --info --text=nope' }).catch((err) => err);
+    expect(unlisted.code).toBe('refused.confine');
+    expect(unlisted.message).toMatch(/"zenity" is not an allowed program/);
+    expect(unlisted.hint).toMatch(/launch\.allow/);
     const { addr, out } = await launchEntry(s, `confined ${RUN}`, '2');
     const typed = await s.pipeline.call('keyboard', { action: 'type', text: 'inside', window: addr });
     expect(typed.text[0]).toMatch(/^typed 6 characters/);

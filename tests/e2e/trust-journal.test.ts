@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { HypruseConfig } from '@hypruse/core';
 import { createSession, type Session } from 'hypruse';
 import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
+import { entryLauncher } from '../support/tools.js';
 
 const desk = await requireDesktop();
 const RUN = Math.random().toString(36).slice(2, 8);
@@ -32,6 +33,7 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
   });
 }
 
+const ENTRY = entryLauncher();
 const records = (p: string) => readFileSync(p, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
 
 describe.skipIf(!desk)('journal, replay and stop on the real desktop', () => {
@@ -46,13 +48,13 @@ describe.skipIf(!desk)('journal, replay and stop on the real desktop', () => {
 
   async function entry(s: Session, title: string): Promise<{ addr: string; out: string }> {
     const out = join(dir, `${title.replace(/\W/g, '_')}.out`);
-    const r = await s.pipeline.call('launch', { command: `zenity --entry --title="${title}" --text="Name?" > ${out}`, workspace: '2' });
+    const r = await s.pipeline.call('launch', { command: ENTRY.command(out, title), workspace: '2' });
     return { addr: String(r.data!.address), out };
   }
 
   it('one line per call: text redacted, refusals recorded, nothing the agent saw; the reader summarizes it', async () => {
     const path = join(dir, 'redacted', 'journal.ndjson');
-    const s = await desktopSession(desk!.env, { confine: ['launched'], journal: { path, text: false, maxBytes: 0 } });
+    const s = await desktopSession(desk!.env, { confine: ['launched'], launch: { allow: [ENTRY.script] }, journal: { path, text: false, maxBytes: 0 } });
     sessions.push(s);
     await s.pipeline.call('desktop', {});
     const { addr, out } = await entry(s, `journal ${RUN}`);

@@ -81,3 +81,16 @@ export async function ui(server: Server, window: string): Promise<El[]> {
   expect(r.isError, r.text.join('\n')).toBe(false);
   return r.data.elements as El[];
 }
+
+/**
+ * A launcher for a zenity entry whose answer lands in a file, runnable under
+ * confinement: `launch` then allows only one plain program (launch.allow), so
+ * the redirection lives in this script, allowed by its absolute path.
+ * `command(out, title)` is the launch command line.
+ */
+export function entryLauncher(): { script: string; command(out: string, title: string): string } {
+  const dir = mkdtempSync(join(tmpdir(), 'hypruse-entry-'));
+  const script = join(dir, 'entry.sh');
+  writeFileSync(script, '#!/bin/sh\nout=$1\nshift\nexec zenity --entry "$@" > "$out"\n', { mode: 0o755 });
+  return { script, command: (out, title) => `${script} ${out} --title="${title}" --text="Name?"` };
+}

@@ -7,6 +7,7 @@ export { readonlyLayer } from './layers/readonly.js';
 export { lockLayer, createLockLayer, lockState, type LockState } from './layers/lock.js';
 export { authLayer } from './layers/auth.js';
 export { confineLayer, parseScopes, inScope, launchedAddress, type Scope } from './layers/confine.js';
+export { checkLaunch, plainWords, type LaunchCheck } from './launch-allow.js';
 export { policyLayer, tierOf, type Tier } from './layers/policy.js';
 export { strictLayer, rebaseline } from './layers/strict.js';
 export { layerGuard, coveringLayer, keyboardGrab } from './layers/layer.js';

@@ -224,9 +224,48 @@ describe('confine', () => {
     expect((await refusal(run(confineLayer, fakeCall({ compositor: comp, intent: { summary: 'run bind super+q', global: true }, config: { confine: ['launched'] } }), fakeNext()))).message).toMatch(/whole desktop/);
     expect((await refusal(run(confineLayer, fakeCall({ compositor: comp, intent: click(1, 1), config: { confine: ['klass:x'] } }), fakeNext()))).message).toMatch(/malformed scope "klass:x"/);
     const next = fakeNext();
-    await run(confineLayer, fakeCall({ compositor: comp, tool: 'launch', intent: { summary: 'launch zenity', input: 'none', command: 'zenity' }, config: { confine: ['launched'] } }), next);
+    await run(confineLayer, fakeCall({ compositor: comp, tool: 'launch', intent: { summary: 'launch zenity', input: 'none', command: 'zenity --entry' }, config: { confine: ['launched'], launch: { allow: ['zenity'] } } }), next);
     await run(confineLayer, fakeCall({ compositor: comp, intent: { summary: 'switch to 2', input: 'none', workspace: '2' }, config: { confine: ['launched'] } }), next);
     expect(next.calls).toBe(2);
+  });
+
+  it('launch under confinement runs only an allowed program with plain arguments, naming the key when it refuses', async () => {
+    const comp = fakeCompositor(desktop([mine]));
+    const launch = (command: string, allow: string[], confine = ['launched']) =>
+      fakeCall({ compositor: comp, tool: 'launch', intent: { summary: `launch ${command}`, input: 'none', command }, config: { confine, launch: { allow } } });
+    const next = fakeNext();
+    for (const ok of ['zenity', 'zenity --entry --title="Name?" --text=\'a b\'', '  foot  -e htop ', '/usr/bin/gedit /tmp/a.txt']) {
+      await run(confineLayer, launch(ok, ['zenity', 'foot', '/usr/bin/gedit']), next);
+    }
+    expect(next.calls).toBe(4);
+    const none = await refusal(run(confineLayer, launch('zenity', []), next));
+    expect(none.code).toBe('refused.confine');
+    expect(none.message).toMatch(/launch\.allow is empty/);
+    expect(none.hint).toMatch(/launch\.allow .*HYPRUSE_LAUNCH_ALLOW/);
+    const refused: Array<[string, RegExp]> = [
+      ['firefox', /"firefox" is not an allowed program \(allowed: zenity, \/usr\/bin\/gedit\)/],
+      ['/tmp/evil/zenity', /"\/tmp\/evil\/zenity" is not an allowed program/],
+      ['gedit', /"gedit" is not an allowed program/],
+      ['zenity; rm -rf ~', /shell character ";"/],
+      ['zenity && foot', /shell character "&"/],
+      ['zenity | sh', /shell character "\|"/],
+      ['zenity > ~/.bashrc', /shell character ">"/],
+      ['zenity $(id)', /shell character "\$"/],
+      ['zenity "$(id)"', /"\$" inside double quotes/],
+      ['zenity `id`', /shell character "`"/],
+      ['zenity\nfoot', /shell character "\\n"/],
+      ['LD_PRELOAD=/tmp/x.so zenity', /environment assignment \(LD_PRELOAD=/],
+      ["zenity 'unclosed", /unclosed single quote/],
+    ];
+    for (const [command, why] of refused) {
+      const e = await refusal(run(confineLayer, launch(command, ['zenity', '/usr/bin/gedit']), next));
+      expect(e.code, command).toBe('refused.confine');
+      expect(e.message, command).toMatch(why);
+    }
+    expect(next.calls).toBe(4);
+    // without confinement every command runs, shell included
+    await run(confineLayer, launch('zenity > /tmp/out; foot', [], []), next);
+    expect(next.calls).toBe(5);
   });
 
   it('fails closed when the cursor position is unknown for a coordinate-less click', async () => {

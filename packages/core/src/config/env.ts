@@ -97,6 +97,7 @@ export const ENV_VARS: EnvVarSpec[] = [
   { name: 'HYPRUSE_MAX_IMAGE_BYTES', path: 'screenshot.maxImageBytes', accepted: 'whole number of bytes >= 10000', description: 'Byte budget of inline images.', parse: int('HYPRUSE_MAX_IMAGE_BYTES', 10000) },
   { name: 'HYPRUSE_MAX_IMAGE_EDGE', path: 'screenshot.maxImageEdge', accepted: 'whole number of pixels >= 64', description: 'Longest edge of inline images.', parse: int('HYPRUSE_MAX_IMAGE_EDGE', 64) },
   { name: 'HYPRUSE_CONFINE', path: 'confine', accepted: 'launched | class:A,B | workspace:N,M (comma list)', description: 'Confine acting to these windows.', parse: parseConfine },
+  { name: 'HYPRUSE_LAUNCH_ALLOW', path: 'launch.allow', accepted: 'comma list of program names or absolute paths', description: 'Programs launch may start under confinement.', parse: (r) => r.split(',').map((p) => p.trim()).filter(Boolean) },
   { name: 'HYPRUSE_AUTH_GUARD', path: 'authGuard', accepted: 'off: 0/false/no/off/empty; strict: strict/2/field/fields; anything else: on', description: 'Authentication-dialog guard.', parse: parseAuthGuard },
   { name: 'HYPRUSE_STRICT', path: 'strict', accepted: '1/true/yes/on | 0/false/no/off', description: 'Seat and stale-observation guard.', parse: bool('HYPRUSE_STRICT') },
   { name: 'HYPRUSE_MARK', path: 'mark', accepted: '1/true/yes/on | 0/false/no/off', description: 'Mark agent-owned windows and show notices.', parse: bool('HYPRUSE_MARK') },

@@ -30,6 +30,15 @@ export const ConfigSchema = z
       .array(z.string())
       .default([])
       .describe('Confinement scopes: "launched", "class:NAME", "workspace:NAME". Empty = off. Env: HYPRUSE_CONFINE (comma list, e.g. "class:firefox,foot").'),
+    launch: z
+      .object({
+        allow: z
+          .array(z.string())
+          .default([])
+          .describe('Programs `launch` may start while confinement is on: bare names (matched as the command\'s program, found on PATH) or absolute paths (matched exactly). Under confinement a command must be one allowed program with plain arguments; anything else is refused. Without confinement every command is allowed. Env: HYPRUSE_LAUNCH_ALLOW (comma list).'),
+      })
+      .prefault({})
+      .describe('Launching applications.'),
     authGuard: z.enum(['off', 'on', 'strict']).default('on').describe('Refuse input into authentication dialogs; strict adds password fields. Env: HYPRUSE_AUTH_GUARD.'),
     strict: z.boolean().default(false).describe('Refuse to act when the person moved the cursor or focus since hypruse last looked, or the observed window moved. Env: HYPRUSE_STRICT.'),
     mark: z.boolean().default(false).describe('Tag windows hypruse launched (border rule) and show on-screen notices where supported. Env: HYPRUSE_MARK.'),

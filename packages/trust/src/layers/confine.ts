@@ -1,5 +1,6 @@
 import { TRUST_ORDER, TrustError, type Desktop, type ToolResult, type TrustCall, type TrustLayer, type Window } from '@hypruse/core';
 import { describeWindow, desktopOf, targetsOf } from '../desktop-view.js';
+import { checkLaunch } from '../launch-allow.js';
 
 export type Scope = { kind: 'launched' } | { kind: 'class'; value: string } | { kind: 'workspace'; value: string };
 
@@ -49,8 +50,9 @@ export function launchedAddress(r: ToolResult): string | null {
  * Confinement: acting calls touch only windows in scope (`launched`,
  * `class:X`, `workspace:X`). Pointer input checks every window under the
  * point (the window list is not z-ordered), keyboard input the named or
- * focused window; compositor bindings always refuse; launching and switching
- * workspaces are never confined; empty space is allowed.
+ * focused window; compositor bindings always refuse; launching runs only a
+ * program of `launch.allow` with plain arguments; switching workspaces is
+ * never confined; empty space is allowed.
  */
 export const confineLayer: TrustLayer = {
   name: 'confine',
@@ -83,6 +85,15 @@ async function check(call: TrustCall): Promise<void> {
   const intent = await call.intent();
   if (!intent) refuse(`cannot tell which windows ${call.tool} would touch, so it cannot be checked against confinement`);
   if (intent.global) refuse(`${call.tool} acts on the whole desktop (${intent.summary}), which confinement never allows`);
+  if (intent.command !== undefined) {
+    const ok = checkLaunch(intent.command, call.config.launch.allow);
+    if (!ok.ok) {
+      refuse(
+        `under confinement ${call.tool} starts only programs the person allowed, and ${ok.reason}`,
+        'ask the person to add the program to launch.allow in the config (or HYPRUSE_LAUNCH_ALLOW, a comma list of names or absolute paths), with plain arguments',
+      );
+    }
+  }
   const touchesWindows = intent.input === 'pointer' || intent.focusedWindow || (intent.windows?.length ?? 0) > 0;
   if (!touchesWindows) return; // launch, workspace switch: never confined
   const d = await desktopOf(call);
