@@ -1,5 +1,5 @@
 import {
-  CancelledError, HypruseError, LaunchMatcher, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, throwIfAborted,
+  CancelledError, HypruseError, LaunchMatcher, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
   wrapLaunchCommand, type Bind, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type EventSubscription,
   type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type Window, closeAndConfirm } from '@hypruse/core';
 import { HyprlandDispatcher } from './dispatch/dispatcher.js';
@@ -9,8 +9,8 @@ import { HyprlandEventReader, RESYNC_EVENT } from './ipc/event-reader.js';
 import { HyprlandRequestClient } from './ipc/request-client.js';
 import type { HyprlandSockets } from './ipc/socket-paths.js';
 import { mapBinds } from './model/binds.js';
-import { SNAPSHOT_QUERIES, mapDesktop, normalizeAddress, rawSnapshotFromBatch } from './model/map-desktop.js';
-import type { RawBind, RawClient } from './model/raw-types.js';
+import { SNAPSHOT_QUERIES, fullscreenMode, mapDesktop, normalizeAddress, rawSnapshotFromBatch } from './model/map-desktop.js';
+import type { RawBind, RawClient, RawMonitor } from './model/raw-types.js';
 
 export interface HyprlandCompositorOptions {
   sockets: HyprlandSockets;
@@ -54,6 +54,18 @@ function comparableWorkspace(ws: string): string | null {
   if (ws.startsWith('name:')) return ws.slice(5);
   if (/^([+-]|[emr][+\-~]|previous|empty|special)/.test(ws)) return null;
   return ws;
+}
+
+/** A workspace selector that names one workspace (`3`, `name:web`), or null for relative ones (`+1`, `m-1`, `previous`, `special`...). */
+export function workspaceTarget(ws: string): { id: number } | { name: string } | null {
+  if (/^\d+$/.test(ws)) return { id: Number(ws) };
+  const m = /^name:(.+)$/.exec(ws);
+  return m ? { name: m[1] } : null;
+}
+
+function matchesWorkspace(ref: { id?: number; name?: string } | undefined, want: { id: number } | { name: string }): boolean {
+  if (!ref) return false;
+  return 'id' in want ? ref.id === want.id : ref.name === want.name;
 }
 
 /** The Hyprland compositor plugin: requests over `.socket.sock`, events over `.socket2.sock`, never `hyprctl`. */
@@ -120,17 +132,74 @@ export class HyprlandCompositor implements Compositor {
     return addr;
   }
 
+  /** Clients, active window address and monitors, in one round trip. */
+  private async state(): Promise<{ clients: RawClient[]; active: string | null; monitors: RawMonitor[] }> {
+    const [clients, active, monitors] = await this.client.batch(['clients', 'activewindow', 'monitors']);
+    const a = active as RawClient | null;
+    return {
+      clients: (Array.isArray(clients) ? (clients as RawClient[]) : []).filter((c) => c.mapped !== false && typeof c.address === 'string'),
+      active: a && typeof a.address === 'string' ? normalizeAddress(a.address) : null,
+      monitors: Array.isArray(monitors) ? (monitors as RawMonitor[]) : [],
+    };
+  }
+
+  private async client1(address: string): Promise<RawClient | undefined> {
+    return (await this.state()).clients.find((c) => normalizeAddress(c.address as string) === address);
+  }
+
+  /**
+   * Hyprland answers `ok` to a dispatch whether or not it changed anything (a
+   * dialog its layout keeps floating, a window rule, a selector matching
+   * nothing). So every state-changing action is checked against the state read
+   * back over IPC, polled for a short while (the layout applies changes on its
+   * next pass); `describe` words the error when the state never came.
+   */
+  private async verify(what: string, reached: (s: Awaited<ReturnType<HyprlandCompositor['state']>>) => boolean, describe: (s: Awaited<ReturnType<HyprlandCompositor['state']>>) => string): Promise<void> {
+    const deadline = Date.now() + scaledMs(1500);
+    let s = await this.state();
+    while (!reached(s)) {
+      if (Date.now() >= deadline) {
+        throw new HypruseError('error.compositor', `Hyprland answered ok to ${what}, but ${describe(s)}`, {
+          hint: 'Hyprland did not apply it (a window rule, a dialog its layout keeps floating, or a target it would not act on); check with desktop(), and act on the window another way',
+          data: { action: what },
+        });
+      }
+      await sleep(50);
+      s = await this.state();
+    }
+  }
+
   async focusWindow(address: string): Promise<void> {
-    await this.dispatcher.dispatch({ op: 'focus_window', window: await this.requireWindow(address) });
+    const addr = await this.requireWindow(address);
+    await this.dispatcher.dispatch({ op: 'focus_window', window: addr });
+    await this.verify(`focusing ${addr}`, (s) => s.active === addr, (s) => `the active window is ${s.active ?? 'none'}`);
   }
 
   async switchWorkspace(workspace: string): Promise<void> {
-    await this.dispatcher.dispatch({ op: 'workspace', workspace: validateWorkspace(workspace) });
+    const ws = validateWorkspace(workspace);
+    await this.dispatcher.dispatch({ op: 'workspace', workspace: ws });
+    const want = workspaceTarget(ws);
+    if (!want) return; // relative selectors (+1, m-1, previous, empty...) name no one workspace to check
+    const focused = (s: { monitors: RawMonitor[] }) => s.monitors.find((m) => m.focused === true)?.activeWorkspace;
+    await this.verify(
+      `switching to workspace ${ws}`,
+      (s) => matchesWorkspace(focused(s), want),
+      (s) => `the focused monitor shows workspace ${focused(s)?.name ?? focused(s)?.id ?? 'unknown'}`,
+    );
   }
 
   async moveToWorkspace(address: string, workspace: string, silent: boolean): Promise<void> {
     const ws = validateWorkspace(workspace);
-    await this.dispatcher.dispatch({ op: 'move_to_workspace', window: await this.requireWindow(address), workspace: ws, silent });
+    const addr = await this.requireWindow(address);
+    const before = (await this.client1(addr))?.workspace;
+    await this.dispatcher.dispatch({ op: 'move_to_workspace', window: addr, workspace: ws, silent });
+    const want = workspaceTarget(ws);
+    const wsOf = (s: { clients: RawClient[] }) => s.clients.find((c) => normalizeAddress(c.address as string) === addr)?.workspace;
+    await this.verify(
+      `moving ${addr} to workspace ${ws}`,
+      (s) => (want ? matchesWorkspace(wsOf(s), want) : wsOf(s)?.id !== before?.id),
+      (s) => (wsOf(s) ? `${addr} is still on workspace ${wsOf(s)?.name ?? wsOf(s)?.id}` : `${addr} is gone`),
+    );
   }
 
   async closeWindow(address: string, timeoutMs: number): Promise<CloseOutcome> {
@@ -144,12 +213,29 @@ export class HyprlandCompositor implements Compositor {
     });
   }
 
+  /** The window an action on `address` (null: the active window) acts on, and its state now. */
+  private async target(address: string | null): Promise<{ addr: string; now: RawClient }> {
+    const addr = address === null ? (await this.state()).active : await this.requireWindow(address);
+    const now = addr ? await this.client1(addr) : undefined;
+    if (!addr || !now) throw new NotFoundError('not_found.window', address === null ? 'there is no active window' : `no window with address ${addr}`, { hint: 'call desktop() for the current windows' });
+    return { addr, now };
+  }
+
   async toggleFullscreen(address: string | null): Promise<void> {
-    await this.dispatcher.dispatch({ op: 'fullscreen', window: address === null ? null : await this.requireWindow(address) });
+    const { addr, now } = await this.target(address);
+    const before = fullscreenMode(now.fullscreen);
+    await this.dispatcher.dispatch({ op: 'fullscreen', window: address === null ? null : addr });
+    // `fullscreen>>1` is also sent for maximize, so the state is read back, not the event trusted
+    const mode = (s: { clients: RawClient[] }) => fullscreenMode(s.clients.find((c) => normalizeAddress(c.address as string) === addr)?.fullscreen);
+    await this.verify(`toggling fullscreen on ${addr}`, (s) => mode(s) !== before, () => `${addr} is still ${before === 'none' ? 'not fullscreen' : before}`);
   }
 
   async toggleFloating(address: string | null): Promise<void> {
-    await this.dispatcher.dispatch({ op: 'toggle_floating', window: address === null ? null : await this.requireWindow(address) });
+    const { addr, now } = await this.target(address);
+    const before = now.floating === true;
+    await this.dispatcher.dispatch({ op: 'toggle_floating', window: address === null ? null : addr });
+    const floating = (s: { clients: RawClient[] }) => s.clients.find((c) => normalizeAddress(c.address as string) === addr)?.floating === true;
+    await this.verify(`toggling floating on ${addr}`, (s) => floating(s) !== before, () => `${addr} is still ${before ? 'floating' : 'tiled'}`);
   }
 
   async moveCursor(point: Point): Promise<void> {

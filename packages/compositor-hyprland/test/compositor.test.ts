@@ -75,6 +75,38 @@ describe.each([
   });
 });
 
+describe('state-changing actions are checked against the state read back over IPC', () => {
+  it.each([['0.56', 'hyprlang'], ['main', 'lua']] as const)('%s: toggle_floating that Hyprland answers ok but does not apply is an error', async (version, provider) => {
+    const { sim, comp } = await setup({ version, configProvider: provider });
+    const dialog = sim.openWindow({ class: 'zenity', title: 'Question', staysFloating: true });
+    const t0 = Date.now();
+    await expect(comp.toggleFloating(dialog.address)).rejects.toMatchObject({
+      code: 'error.compositor',
+      message: `Hyprland answered ok to toggling floating on ${dialog.address}, but ${dialog.address} is still floating`,
+    });
+    expect(Date.now() - t0).toBeLessThan(4000);
+    // Hyprland itself says ok to the very same request
+    expect(sim.windows.find((w) => w.address === dialog.address)?.floating).toBe(true);
+    // a window that does change passes
+    const foot = sim.openWindow({ class: 'foot' });
+    await comp.toggleFloating(foot.address);
+    expect(sim.windows.find((w) => w.address === foot.address)?.floating).toBe(true);
+  });
+
+  it('fullscreen, move and workspace are read back too; relative workspace selectors are checked for a change', async () => {
+    const { sim, comp } = await setup({ version: 'main', configProvider: 'lua' });
+    const a = sim.openWindow({ class: 'foot' });
+    await comp.toggleFullscreen(a.address);
+    expect(sim.windows[0].fullscreen).toBe(2);
+    await comp.toggleFullscreen(null);
+    expect(sim.windows[0].fullscreen).toBe(0);
+    await comp.moveToWorkspace(a.address, 'name:mail', true);
+    expect(sim.workspaces.find((w) => w.id === sim.windows[0].workspace)?.name).toBe('mail');
+    await comp.switchWorkspace('3');
+    expect((await comp.snapshot()).activeWorkspace).toBe('3');
+  });
+});
+
 describe('dialect switching', () => {
   it('re-probes once when a legacy dispatch gets the Lua syntax-error note, then speaks Lua', async () => {
     const { sim, comp } = await setup({ version: '0.56', configProvider: 'hyprlang' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UsageError, defineTool, result } from '@hypruse/core';
+import { UsageError, defineTool, result, scaledMs } from '@hypruse/core';
 import { thenField, windowField, workspaceField } from './common/fields.js';
 import { compositorOf, findWindow, requireCapability, snapshot } from './common/desktop.js';
 
@@ -64,12 +64,13 @@ export const wmTool = defineTool({
       }
       case 'close_window': {
         const w = findWindow(d, args.target);
-        const r = await comp.closeWindow(w.address, 1000);
+        const closeMs = scaledMs(1000);
+        const r = await comp.closeWindow(w.address, closeMs);
         const text =
           r.status === 'closed'
             ? `closed ${w.address}`
             : r.status === 'still_open'
-              ? `asked ${w.address} to close, but it is still open after 1s (it may be prompting to save)`
+              ? `asked ${w.address} to close, but it is still open after ${Math.round(closeMs / 100) / 10}s (it may be prompting to save)`
               : `asked ${w.address} to close (the event stream could not confirm it)`;
         return result(text).data({ action: args.action, window: w.address, status: r.status }).build();
       }

@@ -72,6 +72,8 @@ export interface SimWindow {
   pinned: boolean;
   focusHistoryID: number;
   stableId: string;
+  /** The layout keeps it floating: a toggle answers `ok` and changes nothing (seen on real 0.57 with a zenity 4 dialog). */
+  staysFloating?: boolean;
 }
 
 export interface SimLayer {

@@ -683,6 +683,7 @@ export class HyprlandSimulator {
   }
 
   private setFloating(w: SimWindow, floating: boolean): void {
+    if (w.staysFloating && !floating) return;
     w.floating = floating;
     if (floating) {
       const mon = this.monitorOfWs(w.workspace);
@@ -732,7 +733,7 @@ export class HyprlandSimulator {
   }
 
   /** Open a window directly (an "unrelated" app). Returns it. */
-  openWindow(o: { class: string; title?: string; pid?: number; workspace?: string; floating?: boolean; silent?: boolean }): SimWindow {
+  openWindow(o: { class: string; title?: string; pid?: number; workspace?: string; floating?: boolean; silent?: boolean; staysFloating?: boolean }): SimWindow {
     const pid = o.pid ?? this.fakeProcess(null, {}).pid;
     let ws = this.focusedMonitor().activeWorkspace;
     let silent = o.silent ?? false;
@@ -768,6 +769,7 @@ export class HyprlandSimulator {
       pinned: false,
       focusHistoryID: this.windows.length,
       stableId: (addrNum & 0xffffffff).toString(16).padStart(8, '0'),
+      ...(o.staysFloating ? { staysFloating: true, floating: true } : {}),
     };
     this.windows.push(w);
     if (w.floating) this.setFloatingQuiet(w);
