@@ -1,4 +1,4 @@
-import { Tokens, contains, type Desktop, type Intent, type Logger, type Point, type TrustCall, type Window } from '@hypruse/core';
+import { Tokens, contains, intersects, type Desktop, type Intent, type Logger, type Point, type Rect, type TrustCall, type Window } from '@hypruse/core';
 
 /**
  * What the guards need to see of the desktop, read once per call: every layer
@@ -37,17 +37,35 @@ export function visibleWorkspaces(d: Desktop): Set<string> {
 }
 
 /**
+ * Where a window may be: its rectangle, or, when the compositor reports no
+ * position for it (niri: tiled windows), the whole monitor of its workspace
+ * (every monitor when that is unknown): a guard cannot rule it out there.
+ */
+export function possibleAreas(d: Desktop, w: Window): Rect[] {
+  if (w.positionUnknown === undefined) return [w.geometry];
+  const monitor = d.workspaces.find((ws) => ws.id === w.workspace)?.monitor ?? null;
+  const on = d.monitors.filter((m) => m.name === monitor);
+  return (on.length ? on : d.monitors).map((m) => m.geometry);
+}
+
+/**
  * Every window that may receive input at a point. The compositor's window
  * list is not z-ordered, so a guard must consider every window whose
- * rectangle contains the point on a visible workspace, not just the topmost.
+ * rectangle contains the point on a visible workspace, not just the topmost;
+ * a window without a reported position counts wherever it may be.
  */
 export function windowsAt(d: Desktop, p: Point): Window[] {
   const shown = visibleWorkspaces(d);
   return d.windows.filter((w) => {
     if (w.hidden) return false;
     const onShown = w.visible || (w.workspace !== null && shown.has(w.workspace));
-    return onShown && contains(w.geometry, p);
+    return onShown && possibleAreas(d, w).some((r) => contains(r, p));
   });
+}
+
+/** Whether a window may overlap an area (see possibleAreas). */
+export function mayOverlap(d: Desktop, w: Window, area: Rect): boolean {
+  return possibleAreas(d, w).some((r) => intersects(r, area));
 }
 
 /** The points pointer input will land on: the intent's points, or the cursor when it names none. Null when unknown. */

@@ -124,6 +124,17 @@ describe('auth', () => {
     expect(next.calls).toBe(1);
   });
 
+  it('counts an auth dialog whose position the compositor does not report (niri: tiled) anywhere on its monitor', async () => {
+    const tiled = win('12', 'polkit-gnome-authentication-agent-1', 0, 0, 300, 200, { positionUnknown: 'niri reports no on-screen position for tiled windows' });
+    const comp = fakeCompositor(desktop([editor, tiled]));
+    expect((await refusal(run(authLayer, fakeCall({ compositor: comp, intent: click(1500, 900) }), fakeNext()))).code).toBe('refused.auth');
+    // a hidden workspace's window is not under any point
+    const hidden = fakeCompositor(desktop([editor, { ...tiled, workspace: '2', visible: false }]));
+    const next = fakeNext();
+    await run(authLayer, fakeCall({ compositor: hidden, intent: click(1500, 900) }), next);
+    expect(next.calls).toBe(1);
+  });
+
   it('refuses typing into a focused auth dialog of other families (gcr, pinentry, askpass, Hyprland dialog)', async () => {
     for (const cls of ['gcr-prompter', 'pinentry-gnome3', 'ssh-askpass', 'hyprland-dialog', 'org.kde.polkit-kde-authentication-agent-1']) {
       const comp = fakeCompositor(desktop([win('0xc', cls, 0, 0, 100, 100, { focused: true })]));
@@ -346,6 +357,16 @@ describe('strict', () => {
     expect(e.message).toMatch(/400x300\+0\+0 then, 400x300\+40\+0 now/);
     comp.desk.windows = [];
     expect((await refusal(run(strictLayer, fakeCall({ compositor: comp, intent: click(5, 5, { observed }), config: { strict: true } }), next))).message).toMatch(/is gone/);
+  });
+
+  it('refuses coordinates observed in a window whose position the compositor does not report (niri: tiled)', async () => {
+    const comp = fakeCompositor(desktop([{ ...a, positionUnknown: 'niri reports no on-screen position for tiled windows' }]));
+    const observed = { address: '0xa', geometry: { ...a.geometry } };
+    const next = fakeNext();
+    const e = await refusal(run(strictLayer, fakeCall({ compositor: comp, intent: click(5, 5, { observed }), config: { strict: true } }), next));
+    expect(e.code).toBe('refused.stale');
+    expect(e.message).toMatch(/reports no position for window 0xa/);
+    expect(next.calls).toBe(0);
   });
 
   it('a nested call of a checked parent (click_ui focusing, then clicking) is not checked against the same baseline again', async () => {

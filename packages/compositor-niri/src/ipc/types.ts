@@ -44,7 +44,7 @@ export interface NiriWorkspace {
   active_window_id?: number | null;
 }
 
-/** Window layout (niri ≥ 25.05): logical px, possibly fractional. */
+/** Window layout (niri ≥ 25.08): logical px, possibly fractional. `tile_pos_in_workspace_view` is set for floating windows only. */
 export interface NiriWindowLayout {
   pos_in_scrolling_layout?: [number, number] | null;
   tile_size?: [number, number];
@@ -62,7 +62,7 @@ export interface NiriWindow {
   is_focused: boolean;
   is_floating?: boolean;
   is_urgent?: boolean;
-  /** Absent before niri 25.05. */
+  /** Absent before niri 25.08. */
   layout?: NiriWindowLayout | null;
 }
 

@@ -2,8 +2,8 @@ import { round6, type Rect } from '@hypruse/core';
 import type { NiriLogicalOutput, NiriWindow } from '../ipc/types.js';
 
 /**
- * Why a tiled niri window has no position: niri's IPC (every release up to
- * 26.04) fills `tile_pos_in_workspace_view` only for floating windows
+ * Why a tiled niri window has no position: niri's IPC (25.08, 25.11 and its
+ * main branch of early 2026) fills `tile_pos_in_workspace_view` only for floating windows
  * (`FloatingSpace::tiles_with_ipc_layouts`); a tiled tile reports only its
  * column and tile index, and the view's scroll offset is not exposed.
  */

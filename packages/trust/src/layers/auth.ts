@@ -1,9 +1,9 @@
 import {
-  TRUST_ORDER, Tokens, TrustError, contains, intersects, toHypruseError, type Desktop, type Intent, type LayerSurface, type TrustCall,
+  TRUST_ORDER, Tokens, TrustError, contains, toHypruseError, type Desktop, type Intent, type LayerSurface, type TrustCall,
   type TrustLayer, type Window,
 } from '@hypruse/core';
 import { isAuthLayer, isAuthWindow } from '../auth-match.js';
-import { deliversInput, describeWindow, desktopOf, focusedWindow, pointerPoints, targetsOf, visibleWorkspaces } from '../desktop-view.js';
+import { deliversInput, describeWindow, desktopOf, focusedWindow, pointerPoints, targetsOf, mayOverlap, visibleWorkspaces } from '../desktop-view.js';
 
 const LIFT = 'do not act on authentication prompts yourself; ask the person to handle it, and only if they explicitly asked you to, call again with allow_auth: true';
 
@@ -14,7 +14,7 @@ function refuse(reason: string, hint = LIFT): never {
 /** Auth windows shown over a rectangle (a prompt floating over the target control). */
 function authOver(d: Desktop, area: Window['geometry']): Window[] {
   const shown = visibleWorkspaces(d);
-  return d.windows.filter((w) => isAuthWindow(w) && (w.visible || (w.workspace !== null && shown.has(w.workspace))) && intersects(w.geometry, area));
+  return d.windows.filter((w) => isAuthWindow(w) && (w.visible || (w.workspace !== null && shown.has(w.workspace))) && mayOverlap(d, w, area));
 }
 
 function layersReadable(call: TrustCall, d: Desktop): LayerSurface[] | 'unsupported' | null {

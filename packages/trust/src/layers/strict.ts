@@ -107,6 +107,14 @@ async function check(call: TrustCall, intent: Intent): Promise<void> {
     if (!w) {
       throw new TrustError({ layer: 'strict', code: 'refused.stale', reason: `the window ${address} the coordinates were read from is gone`, hint: REOBSERVE });
     }
+    if (w.positionUnknown !== undefined) {
+      throw new TrustError({
+        layer: 'strict',
+        code: 'refused.stale',
+        reason: `the compositor reports no position for window ${address} (${w.positionUnknown}), so it cannot be checked that the coordinates still point into it`,
+        hint: REOBSERVE,
+      });
+    }
     if (!sameRect(w.geometry, geometry)) {
       throw new TrustError({
         layer: 'strict',
