@@ -2,6 +2,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
+// Test ceilings follow hypruse's one timeout policy (HYPRUSE_TIME_SCALE; npm test measures it from the load).
+const scale = Math.min(100, Math.max(1, Number(process.env.HYPRUSE_TIME_SCALE) || 1));
+
 export default defineConfig({
   // Outside the checkout, per user: the suite may run as the desktop user, who cannot write here.
   cacheDir: process.env.HYPRUSE_VITEST_CACHE_DIR || join(tmpdir(), `hypruse-vitest-${process.getuid?.() ?? 'user'}`),
@@ -9,8 +12,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@hypruse/source'], externalConditions: ['@hypruse/source'] } },
   test: {
     setupFiles: ['./tests/setup.ts'],
-    testTimeout: 30000,
-    hookTimeout: 60000,
+    testTimeout: Math.round(30000 * scale),
+    hookTimeout: Math.round(60000 * scale),
     fileParallelism: true,
     maxWorkers: 2,
     projects: [

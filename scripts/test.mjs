@@ -15,7 +15,7 @@
 // desktop, and any skipped test, a failure.
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { summarize } from './test-summary.mjs';
@@ -30,6 +30,17 @@ const uid = process.getuid?.() ?? 'user';
 const REPORT = resolve(process.env.HYPRUSE_TEST_REPORT || join(tmpdir(), `hypruse-test-${uid}`, String(process.pid), 'vitest-report.json'));
 
 const say = (msg) => process.stderr.write(`test: ${msg}\n`);
+
+// One timeout policy (hypruse's timeScale / HYPRUSE_TIME_SCALE) for the code under test and the
+// desktop tests' own waits: unless set, measured here from how loaded the machine is at the start.
+// Unit tests run unscaled (they assert exact ceilings of their own).
+let timeScale = process.env.HYPRUSE_TIME_SCALE;
+if (!timeScale) {
+  const perCore = loadavg()[0] / Math.max(1, availableParallelism());
+  timeScale = String(Math.min(10, Math.max(1, Math.round(perCore * 10) / 10)));
+  say(`time scale ${timeScale} for the desktop tests (load ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores; set HYPRUSE_TIME_SCALE to override)`);
+}
+
 const problems = []; // failures outside vitest's own test counts (each counts as one failed)
 
 function onPath(tool) {
@@ -97,10 +108,10 @@ function stopDesktop() {
 // Extra arguments (npm test -- tests/e2e) make one run with files one at a time.
 const extra = process.argv.slice(2);
 const runs = extra.length
-  ? [{ name: 'selected', args: ['--no-file-parallelism', ...extra] }]
+  ? [{ name: 'selected', args: ['--no-file-parallelism', ...extra], scaled: true }]
   : [
       { name: 'unit', args: ['--project', 'unit'] },
-      { name: 'desktop', args: ['--project', 'desktop', '--no-file-parallelism'] },
+      { name: 'desktop', args: ['--project', 'desktop', '--no-file-parallelism'], scaled: true },
     ];
 const reports = [];
 let interrupted = null;
@@ -121,7 +132,8 @@ for (const run of runs) {
   reports.push(report);
   const args = [VITEST, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...run.args];
   const left = Math.max(60000, VITEST_TIMEOUT_MS - (Date.now() - t0));
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: desktopEnv, stdio: ['ignore', 'inherit', 'inherit'] });
+  const env = run.scaled ? { ...desktopEnv, HYPRUSE_TIME_SCALE: timeScale } : desktopEnv;
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
   current = child;
   const timer = setTimeout(() => {
     problems.push(`vitest (${run.name}) ran past the ${VITEST_TIMEOUT_MS / 60000}-minute budget and was stopped`);

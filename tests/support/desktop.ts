@@ -11,6 +11,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { scaledMs } from '@hypruse/core';
 
 export const HARNESS = fileURLToPath(new URL('../desktop/harness.mjs', import.meta.url));
 
@@ -293,6 +294,8 @@ export async function waitFor<T>(
   what = 'condition',
   intervalMs = 50,
 ): Promise<NonNullable<T>> {
+  // The same machine-scaled policy as hypruse's own ceilings (HYPRUSE_TIME_SCALE; npm test measures it at start).
+  timeoutMs = scaledMs(timeoutMs);
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
