@@ -104,6 +104,18 @@ export class HyprlandCompositor implements Compositor {
     return this.dispatcher.currentDialect();
   }
 
+  /** [major, minor, patch] of the running Hyprland (known at creation, else asked once). */
+  private versionTripleP?: Promise<[number, number, number] | null>;
+  private versionTriple(): Promise<[number, number, number] | null> {
+    const known = parseVersion(this.knownVersion);
+    if (known) return Promise.resolve(known);
+    this.versionTripleP ??= this.client
+      .json<{ version?: string; tag?: string }>('version')
+      .then((v) => parseVersion(v.version || v.tag))
+      .catch(() => null);
+    return this.versionTripleP;
+  }
+
   async version(): Promise<string> {
     const v = await this.client.json<{ version?: string; tag?: string; commit?: string }>('version');
     return `Hyprland ${v.version || v.tag?.replace(/^v/, '') || v.commit || 'unknown version'}`;
@@ -411,7 +423,7 @@ export class HyprlandCompositor implements Compositor {
   }
 
   async installMarkRule(tag: string): Promise<boolean> {
-    return this.dispatcher.installMarkRule(validateTag(tag), MARK_COLOR);
+    return this.dispatcher.installMarkRule(validateTag(tag), MARK_COLOR, await this.versionTriple());
   }
 
   async dispose(): Promise<void> {

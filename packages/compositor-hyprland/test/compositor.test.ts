@@ -304,13 +304,30 @@ describe('close, binds, failures', () => {
     await expect(lua.comp.runBind(binds[0])).rejects.toThrowError(/Lua bind.*cannot be run/);
   });
 
-  it('installs the MARK rule with the older tag: matcher on 0.50, via eval on Lua', async () => {
+  it.each([
+    ['0.50', 'hyprlang', 'windowrulev2 bordercolor rgb(ff5555), tag:hypruse-owned'],
+    ['0.54', 'hyprlang', 'windowrule match:tag hypruse-owned, border_color rgb(ff5555)'],
+    ['0.56', 'hyprlang', 'windowrule match:tag hypruse-owned, border_color rgb(ff5555)'],
+    ['0.56', 'lua', 'lua window_rule tag=hypruse-owned border_color=rgb(ff5555)'],
+    ['main', 'lua', 'lua window_rule tag=hypruse-owned border_color=rgb(ff5555)'],
+  ] as const)('%s (%s): the MARK rule is written in the grammar of the version and really colours a tagged window', async (version, provider, rule) => {
+    const { sim, comp } = await setup({ version, configProvider: provider });
+    const w = sim.openWindow({ class: 'foot' });
+    expect(await comp.installMarkRule('hypruse-owned')).toBe(true);
+    expect(sim.rules).toEqual([rule]);
+    await comp.tagWindow(w.address, 'hypruse-owned');
+    expect(sim.borderColorOf(w.address)).toBe('rgb(ff5555)');
+  });
+
+  it('0.53-0.56 accept a rule without match: (the tag effect) with ok, matching nothing: that form is never sent', async () => {
+    const { sim } = await setup({ version: '0.56', configProvider: 'hyprlang' });
+    const w = sim.openWindow({ class: 'foot', title: 't' });
+    expect(sim.handle('keyword windowrule border_color rgb(ff5555), tag hypruse-owned')).toBe('ok');
+    sim.handle(`dispatch tagwindow +hypruse-owned address:${w.address}`);
+    expect(sim.borderColorOf(w.address)).toBeNull();
+    // and 0.50-0.52 reject the 0.53+ form outright
     const old = await setup({ version: '0.50' });
-    expect(await old.comp.installMarkRule('hypruse-owned')).toBe(true);
-    expect(old.sim.rules).toEqual(['windowrule border_color rgb(ff5555), tag:hypruse-owned']);
-    const lua = await setup({ version: 'main' });
-    expect(await lua.comp.installMarkRule('hypruse-owned')).toBe(true);
-    expect(lua.sim.rules).toEqual(['lua window_rule tag=hypruse-owned border_color=rgb(ff5555)']);
+    expect(old.sim.handle('keyword windowrule match:tag x, border_color rgb(ff5555)')).toMatch(/^config error/);
   });
 
   it('slow, garbage and dropped replies become typed errors, never hangs', async () => {

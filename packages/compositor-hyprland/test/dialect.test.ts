@@ -27,7 +27,10 @@ describe('dispatch rendering', () => {
     expect(legacyDispatch({ op: 'move_cursor', x: 10.6, y: -3.2 })).toEqual(['movecursor 11 -3']);
     expect(legacyDispatch({ op: 'tag_window', tag: 'hypruse-owned', window: A })).toEqual([`tagwindow +hypruse-owned address:${A}`]);
     expect(() => legacyDispatch({ op: 'exec', command: 'a\nb' })).toThrowError(UsageError);
-    expect(legacyMarkRules('hypruse-owned', 'rgb(ff5555)')).toEqual(['border_color rgb(ff5555), tag hypruse-owned', 'border_color rgb(ff5555), tag:hypruse-owned']);
+    // 0.50-0.52: windowrulev2 + bordercolor + tag:X; 0.53-0.56: match:tag on the property; unknown: newer first
+    expect(legacyMarkRules('hypruse-owned', 'rgb(ff5555)', [0, 52, 1])).toEqual(['windowrulev2 bordercolor rgb(ff5555), tag:hypruse-owned']);
+    expect(legacyMarkRules('hypruse-owned', 'rgb(ff5555)', [0, 53, 0])).toEqual(['windowrule match:tag hypruse-owned, border_color rgb(ff5555)']);
+    expect(legacyMarkRules('hypruse-owned', 'rgb(ff5555)', null)).toEqual(['windowrule match:tag hypruse-owned, border_color rgb(ff5555)', 'windowrulev2 bordercolor rgb(ff5555), tag:hypruse-owned']);
   });
 
   it('Lua forms parse as the intended call with the intended values', () => {

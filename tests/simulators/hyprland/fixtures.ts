@@ -18,15 +18,20 @@ export interface VersionProfile {
   lua: boolean;
   /** Only Lua (main). */
   luaOnly: boolean;
-  /** `keyword windowrule` accepts the modern `tag NAME` matcher (else only `tag:NAME`). */
-  modernRuleMatcher: boolean;
+  /**
+   * Window-rule grammar of `keyword` (hyprlang configs, from the sources):
+   * `v2` (0.50-0.52): `windowrulev2 = bordercolor COLOR, tag:X`;
+   * `match` (0.53-0.56): `windowrule = match:tag X, border_color COLOR`, where a
+   * bare `tag X` is the tag *effect*: accepted, matching nothing.
+   */
+  ruleGrammar: 'v2' | 'match';
 }
 
 export const PROFILES: Record<HyprVersion, VersionProfile> = {
-  '0.50': { version: '0.50', versionString: '0.50.1', hasStatus: false, hasKeyword: true, lua: false, luaOnly: false, modernRuleMatcher: false },
-  '0.54': { version: '0.54', versionString: '0.54.0', hasStatus: false, hasKeyword: true, lua: false, luaOnly: false, modernRuleMatcher: true },
-  '0.56': { version: '0.56', versionString: '0.56.2', hasStatus: true, hasKeyword: true, lua: true, luaOnly: false, modernRuleMatcher: true },
-  main: { version: 'main', versionString: '0.57.0', hasStatus: true, hasKeyword: false, lua: true, luaOnly: true, modernRuleMatcher: true },
+  '0.50': { version: '0.50', versionString: '0.50.1', hasStatus: false, hasKeyword: true, lua: false, luaOnly: false, ruleGrammar: 'v2' },
+  '0.54': { version: '0.54', versionString: '0.54.0', hasStatus: false, hasKeyword: true, lua: false, luaOnly: false, ruleGrammar: 'match' },
+  '0.56': { version: '0.56', versionString: '0.56.2', hasStatus: true, hasKeyword: true, lua: true, luaOnly: false, ruleGrammar: 'match' },
+  main: { version: 'main', versionString: '0.57.0', hasStatus: true, hasKeyword: false, lua: true, luaOnly: true, ruleGrammar: 'match' },
 };
 
 export interface SimMonitor {

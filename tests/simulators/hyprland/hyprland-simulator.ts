@@ -82,6 +82,8 @@ export class HyprlandSimulator {
   readonly requests: string[] = [];
   readonly dispatches: DispatchRecord[] = [];
   readonly rules: string[] = [];
+  /** Border rules that match something (tag -> colour), as Hyprland would apply them. */
+  private readonly borderRules: Array<{ tag: string; color: string }> = [];
   readonly notifications: string[] = [];
   readonly emitted: string[] = [];
   /** Called after each exec dispatch (tests use it to race an unrelated window). */
@@ -176,6 +178,14 @@ export class HyprlandSimulator {
   }
 
   // ---------------------------------------------------------------- scripted failures
+
+  /** The border colour rules give this window, or null (what the MARK rule's effect looks like on screen). */
+  borderColorOf(address: string): string | null {
+    const w = this.windows.find((x) => x.address === address);
+    if (!w) return null;
+    const hit = [...this.borderRules].reverse().find((r) => w.tags.includes(r.tag));
+    return hit?.color ?? null;
+  }
 
   /** The next requests fail in these ways, one mode per request. */
   failNext(...modes: FailureMode[]): void {
@@ -447,11 +457,23 @@ export class HyprlandSimulator {
     const sp = args.indexOf(' ');
     const key = sp < 0 ? args : args.slice(0, sp);
     const value = sp < 0 ? '' : args.slice(sp + 1).trim();
-    if (key !== 'windowrule') return 'ok';
-    const m = /^border_color\s+(rgba?\([0-9a-fA-F]+\)),\s*tag(:|\s+)(\S+)$/.exec(value);
-    if (!m) return `config error: invalid rule: ${value}`;
-    if (m[2] !== ':' && !this.profile.modernRuleMatcher) return `config error: invalid field tag ${m[3]}: missing a value`;
+    if (key !== 'windowrule' && key !== 'windowrulev2') return 'ok';
+    if (this.profile.ruleGrammar === 'v2') {
+      // 0.50-0.52: `windowrulev2 = bordercolor COLOR, tag:X`
+      const m = key === 'windowrulev2' ? /^bordercolor\s+(rgba?\([0-9a-fA-F]+\)),\s*tag:(\S+)$/.exec(value) : null;
+      if (!m) return `config error: invalid rule: ${value}`;
+      this.rules.push(`${key} ${value}`);
+      this.borderRules.push({ tag: m[2], color: m[1] });
+      return 'ok';
+    }
+    // 0.53-0.56: every property needs `match:`; `tag X` without it is the tag effect
+    if (key !== 'windowrule') return `config error: invalid keyword ${key}`;
+    const parts = value.split(',').map((p) => p.trim());
+    const match = parts.find((p) => p.startsWith('match:tag '));
+    const color = parts.map((p) => /^border_color\s+(rgba?\([0-9a-fA-F]+\))$/.exec(p)).find(Boolean);
+    if (!color || parts.some((p) => !/^(match:\S+\s+\S+|border_color\s+\S+|tag\s+\S+)$/.test(p))) return `config error: invalid rule: ${value}`;
     this.rules.push(`windowrule ${value}`);
+    if (match) this.borderRules.push({ tag: match.slice('match:tag '.length), color: color[1] });
     return 'ok';
   }
 
@@ -485,6 +507,7 @@ export class HyprlandSimulator {
       const tag = typeof match === 'object' && match !== null && match.kind === 'table' ? match.fields.tag : undefined;
       if (typeof tag !== 'string' || typeof t.fields.border_color !== 'string') return "window_rule: expected match.tag and border_color";
       this.rules.push(`lua window_rule tag=${tag} border_color=${t.fields.border_color}`);
+      this.borderRules.push({ tag, color: t.fields.border_color });
       this.dispatches.push({ dialect: 'lua', name: 'window_rule', args: { tag, border_color: t.fields.border_color } });
       return 'ok';
     }

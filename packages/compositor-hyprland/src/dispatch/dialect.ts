@@ -92,9 +92,19 @@ export function luaMarkRule(tag: string, color: string): string {
   return call('hl.window_rule', luaTable({ match: { tag }, border_color: color }));
 }
 
-/** `keyword windowrule` values for the legacy MARK rule: modern matcher first, then the older `tag:` form. */
-export function legacyMarkRules(tag: string, color: string): string[] {
-  return [`border_color ${color}, tag ${tag}`, `border_color ${color}, tag:${tag}`];
+/**
+ * `keyword` requests for the MARK rule on a hyprlang config, per version
+ * (from the sources): 0.50-0.52 know only `windowrulev2 = bordercolor C, tag:X`;
+ * 0.53-0.56 need `match:` on every property (`windowrule = match:tag X,
+ * border_color C`); there a bare `tag X` is the tag *effect*, so a rule
+ * without `match:` is accepted with `ok` and never applies. An unknown
+ * version gets the 0.53+ form first, then the older one.
+ */
+export function legacyMarkRules(tag: string, color: string, version: [number, number, number] | null): string[] {
+  const modern = `windowrule match:tag ${tag}, border_color ${color}`;
+  const old = `windowrulev2 bordercolor ${color}, tag:${tag}`;
+  if (!version) return [modern, old];
+  return version[0] === 0 && version[1] < 53 ? [old] : [modern];
 }
 
 /** Reply texts that mean "this dispatch was written in the other dialect". */

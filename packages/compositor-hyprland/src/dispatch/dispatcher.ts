@@ -75,8 +75,8 @@ export class HyprlandDispatcher {
     }
   }
 
-  /** Install the MARK border rule: legacy `keyword windowrule` (modern then old matcher) or Lua `hl.window_rule` via eval. */
-  async installMarkRule(tag: string, color: string): Promise<boolean> {
+  /** Install the MARK border rule: `keyword` in the grammar of this version (see legacyMarkRules) or Lua `hl.window_rule` via eval. */
+  async installMarkRule(tag: string, color: string, version: [number, number, number] | null = null): Promise<boolean> {
     let dialect = await this.currentDialect();
     for (let attempt = 0; attempt < 2; attempt++) {
       if (dialect === 'lua') {
@@ -89,8 +89,8 @@ export class HyprlandDispatcher {
         return false;
       }
       let wrong = false;
-      for (const rule of legacyMarkRules(tag, color)) {
-        const reply = (await this.client.request(`keyword windowrule ${rule}`)).trim();
+      for (const rule of legacyMarkRules(tag, color, version)) {
+        const reply = (await this.client.request(`keyword ${rule}`)).trim();
         if (reply === 'ok') return true;
         if (looksLikeWrongDialect('legacy', reply)) {
           wrong = true;
