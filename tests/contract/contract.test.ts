@@ -6,8 +6,9 @@
 // says (a typed UnsupportedError, or the contract's honest null).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Compositor, Desktop, DesktopEvent, EventSubscription, Window } from '@hypruse/core';
-import { HypruseError } from '@hypruse/core';
+import { DesktopModel, HypruseError, awaitDesktopEvent } from '@hypruse/core';
 import type { ContractEnv, ContractTarget } from './target.js';
+import { SLOW_LAUNCH_APP, SLOW_LAUNCH_TITLE } from './support/slow-launch.js';
 import { ALL_CAPABILITIES, REQUIREMENT_IDS, REQUIREMENTS, type RequirementId } from './requirements.js';
 
 const modules = import.meta.glob<{ target: ContractTarget }>('./targets/*.ts', { eager: true });
@@ -77,7 +78,7 @@ interface Ctx {
   env: ContractEnv;
   c: Compositor;
   /** Open a window outside hypruse; it is closed after the test. */
-  spawn(tag: string, opts?: { workspace?: string }): Promise<{ pid: number; address: string; title: string; appId: string }>;
+  spawn(tag: string, opts?: { workspace?: string; appId?: string; title?: string; lateTitle?: string }): Promise<{ pid: number; address: string; title: string; appId: string }>;
   /** Close this window after the test. */
   track(address: string): void;
   /** Run after the test. */
@@ -194,6 +195,86 @@ const CHECKS: Record<RequirementId, Check> = {
       await x.env.dropEvents();
       const s = await x.spawn('reconnect');
       await nextMatching(sub, `window_open ${s.address} after the drop`, (e) => e.type === 'window_open' && e.address === s.address, 10000);
+    },
+    async absent({ c }) {
+      await expectUnsupported(c.subscribe(), 'subscribe()');
+    },
+  },
+
+  'C-EVENTS-RESYNC': {
+    async present(x) {
+      if (!x.env.dropEvents) throw new Error('the target declares events but cannot drop the event connection; give it a dropEvents()');
+      const sub = await x.c.subscribe();
+      x.later(async () => sub.close());
+      await x.env.dropEvents();
+      const ev = await nextMatching(sub, 'resync after the drop', (e) => e.type === 'resync' || (e.type === 'other' && /resync|reconnect/i.test(e.name)), 10000);
+      expect(ev.type, 'the reconnect marker is the typed resync event').toBe('resync');
+      expect((ev as { reason: string }).reason.length).toBeGreaterThan(5);
+      const s = await x.spawn('after-resync');
+      const seen: string[] = [];
+      await nextMatching(sub, `window_open ${s.address}`, (e) => (seen.push(e.type), e.type === 'window_open' && e.address === s.address), 10000);
+      expect(seen.filter((t) => t === 'resync'), 'one resync per reconnect').toEqual([]);
+    },
+    async absent({ c }) {
+      await expectUnsupported(c.subscribe(), 'subscribe()');
+    },
+  },
+
+  'C-WAIT-CLOSE-BY-TITLE': {
+    async present(x) {
+      const other = await x.spawn('close-other');
+      const s = await x.spawn('close-by-title');
+      const sub = await x.c.subscribe();
+      x.later(async () => sub.close());
+      const model = new DesktopModel(await x.c.snapshot());
+      const waiting = awaitDesktopEvent(sub, model, () => x.c.snapshot(), { event: 'window_close', match: s.title, timeoutMs: 8000 });
+      process.kill(other.pid, 'SIGTERM');
+      await sleep(150);
+      const t0 = Date.now();
+      process.kill(s.pid, 'SIGTERM');
+      const hit = await waiting;
+      expect(hit, `no window_close matched "${s.title}"`).not.toBeNull();
+      expect(hit).toMatchObject({ event: 'window_close', address: s.address, title: s.title, class: s.appId });
+      expect(Date.now() - t0, 'ended on the close event, well inside the timeout').toBeLessThan(4000);
+    },
+    async absent({ c }) {
+      await expectUnsupported(c.subscribe(), 'subscribe()');
+    },
+  },
+
+  'C-WAIT-OPEN-LATE-TITLE': {
+    async present(x) {
+      const late = `contract named late ${Date.now() % 100000}`;
+      const sub = await x.c.subscribe();
+      x.later(async () => sub.close());
+      const model = new DesktopModel(await x.c.snapshot());
+      const waiting = awaitDesktopEvent(sub, model, () => x.c.snapshot(), { event: 'window_open', match: late, timeoutMs: 10000 });
+      const t0 = Date.now();
+      const s = await x.spawn('late-title', { lateTitle: late });
+      expect(win(await x.c.snapshot(), s.address)?.title, 'the window opened under another title').not.toBe(late);
+      const hit = await waiting;
+      expect(hit, `no window_open matched "${late}"`).not.toBeNull();
+      expect(hit).toMatchObject({ event: 'window_open', address: s.address, title: late });
+      expect(Date.now() - t0, 'ended on the title event, well inside the timeout').toBeLessThan(6000);
+    },
+    async absent({ c }) {
+      await expectUnsupported(c.subscribe(), 'subscribe()');
+    },
+  },
+
+  'C-WAIT-RESYNC': {
+    async present(x) {
+      if (!x.env.dropEvents) throw new Error('the target declares events but cannot drop the event connection; give it a dropEvents()');
+      const s = await x.spawn('gap-close');
+      const sub = await x.c.subscribe();
+      x.later(async () => sub.close());
+      const model = new DesktopModel(await x.c.snapshot());
+      // the window goes while the connection is down: its close event is never delivered
+      await x.env.dropEvents();
+      process.kill(s.pid, 'SIGTERM');
+      const hit = await awaitDesktopEvent(sub, model, () => x.c.snapshot(), { event: 'window_close', match: s.title, timeoutMs: 10000 });
+      expect(hit, `the wait for the close of "${s.title}" did not end`).not.toBeNull();
+      expect(hit).toMatchObject({ event: 'window_close', address: s.address, title: s.title });
     },
     async absent({ c }) {
       await expectUnsupported(c.subscribe(), 'subscribe()');
@@ -338,6 +419,26 @@ const CHECKS: Record<RequirementId, Check> = {
         return w && wsName(s, w.workspace) === x.env.spareWorkspace ? s : null;
       });
       expect(win(d, res.window!.address)!.pid).not.toBe(decoy.pid);
+    },
+    async absent({ c, env }) {
+      await expectUnsupported(c.launch(env.launchCommand, { timeoutMs: 1000 }), 'launch()');
+    },
+  },
+
+  'C-LAUNCH-SAME-CLASS-DECOY': {
+    async present(x) {
+      // the launched program opens its window late, so the decoy (same class and title, named like the program, another process) is listed first
+      const launching = x.c.launch(x.env.slowLaunchCommand, { timeoutMs: 12000 });
+      const decoy = await x.spawn('same-class-decoy', { appId: SLOW_LAUNCH_APP, title: SLOW_LAUNCH_TITLE });
+      const listedFirst = win(await x.c.snapshot(), decoy.address);
+      expect(listedFirst, 'the decoy window is listed while the launch waits').toBeDefined();
+      expect(listedFirst!.class).toBe(SLOW_LAUNCH_APP);
+      const res = await launching;
+      expect(res.window, res.note ?? 'no window').not.toBeNull();
+      x.track(res.window!.address);
+      expect(res.window!.address, 'launch took the decoy').not.toBe(decoy.address);
+      expect(res.window!.class).toBe(SLOW_LAUNCH_APP);
+      expect(res.window!.pid).not.toBe(decoy.pid);
     },
     async absent({ c, env }) {
       await expectUnsupported(c.launch(env.launchCommand, { timeoutMs: 1000 }), 'launch()');
@@ -518,9 +619,9 @@ for (const t of targets) {
         later: (fn) => cleanups.push(fn),
         async spawn(tag, opts = {}) {
           const n = ++seq;
-          const appId = `hypruse.contract.${tag}`;
-          const title = `contract ${tag} ${n}`;
-          const s = await e.spawnWindow({ appId, title, ...opts });
+          const appId = opts.appId ?? `hypruse.contract.${tag}`;
+          const title = opts.title ?? `contract ${tag} ${n}`;
+          const s = await e.spawnWindow({ appId, title, ...(opts.workspace ? { workspace: opts.workspace } : {}), ...(opts.lateTitle ? { lateTitle: opts.lateTitle } : {}) });
           cleanups.push(async () => {
             await e.compositor.closeWindow(s.address, 1500).catch(() => undefined);
             try {

@@ -100,7 +100,7 @@ describe.skipIf(!desk)('sway plugin faults (real sway)', () => {
       expect(proxy.eventConnections).toBe(1);
       expect(proxy.dropEventConnections()).toBe(1);
       const marker = await sub.next(3000);
-      expect(marker).toMatchObject({ type: 'other', name: 'events_reconnected' });
+      expect(marker).toMatchObject({ type: 'resync' });
       expect(proxy.eventConnections).toBe(1);
       const app = await launchFixture('foot', { args: ['-a', 'hypruse.faults', '-T', 'faults reconnect'] });
       try {

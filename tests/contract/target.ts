@@ -3,10 +3,15 @@ import type { Compositor } from '@hypruse/core';
 /** One compositor under contract test: what the suite needs besides the Compositor itself. */
 export interface ContractEnv {
   compositor: Compositor;
-  /** Start a process that opens one window (outside hypruse); resolves with its pid once the compositor lists the window. */
-  spawnWindow(opts: { title?: string; appId?: string; workspace?: string }): Promise<{ pid: number; address: string }>;
+  /**
+   * Start a process that opens one window (outside hypruse); resolves with its pid once the compositor lists the window.
+   * With `lateTitle`, the app sets that title about 0.8 s after its window opened (an app that names its window late).
+   */
+  spawnWindow(opts: { title?: string; appId?: string; workspace?: string; lateTitle?: string }): Promise<{ pid: number; address: string }>;
   /** A shell command for compositor.launch() that opens exactly one window. */
   launchCommand: string;
+  /** A program named like the class of the one window it opens 1.5 s after it starts (support/slow-launch.ts). */
+  slowLaunchCommand: string;
   /** An existing or creatable workspace name that is not the focused one. */
   spareWorkspace: string;
   /** Kill the event connection from the server side (to test reconnection); null if the target cannot. */

@@ -1,11 +1,11 @@
 import {
-  CancelledError, HypruseError, LaunchMatcher, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
+  HypruseError, LaunchMatcher, awaitLaunchedWindow, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
   wrapLaunchCommand, type Bind, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type EventSubscription,
   type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type Window, closeAndConfirm } from '@hypruse/core';
 import { HyprlandDispatcher } from './dispatch/dispatcher.js';
 import type { Dialect } from './dispatch/dialect.js';
 import { validateAddress, validateTag, validateWorkspace } from './dispatch/validate.js';
-import { HyprlandEventReader, RESYNC_EVENT } from './ipc/event-reader.js';
+import { HyprlandEventReader } from './ipc/event-reader.js';
 import { HyprlandRequestClient } from './ipc/request-client.js';
 import type { HyprlandSockets } from './ipc/socket-paths.js';
 import { mapBinds } from './model/binds.js';
@@ -36,17 +36,7 @@ export function parseVersion(v: string | null | undefined): [number, number, num
   return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : null;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A workspace argument we can compare against where a window landed (ids and names, not relative selectors). */
 function comparableWorkspace(ws: string): string | null {
@@ -221,7 +211,6 @@ export class HyprlandCompositor implements Compositor {
       subscribe: () => this.subscribe(),
       send: () => this.dispatcher.dispatch({ op: 'close_window', window: addr }).then(() => undefined),
       isOpen,
-      isResync: (ev) => ev.name === RESYNC_EVENT,
     });
   }
 
@@ -259,12 +248,10 @@ export class HyprlandCompositor implements Compositor {
 
   /**
    * Exec through Hyprland (so `[workspace N silent]` rules apply) and wait for
-   * the window of the launched process: the command runs under a unique
-   * HYPRUSE_LAUNCH_TOKEN, and a new window counts only if its pid or an
-   * ancestor carries that token. An unrelated window opening meanwhile is
-   * ignored. If the launched process exits without a window of its own and
-   * exactly one other window appeared (a single-instance app handing off to
-   * its running instance), that window is taken, with a note.
+   * the window of the launched process (core's `awaitLaunchedWindow`): the
+   * command runs under a unique HYPRUSE_LAUNCH_TOKEN, and a new window counts
+   * only if its pid or an ancestor carries that token. Any other window that
+   * opens meanwhile, whatever its class, is not taken.
    */
   async launch(command: string, opts: LaunchOptions): Promise<LaunchResult> {
     if (!command.trim()) throw new UsageError('launch needs a command', { code: 'usage.arguments' });
@@ -272,102 +259,37 @@ export class HyprlandCompositor implements Compositor {
     const token = newLaunchToken();
     const wrapped = wrapLaunchCommand(command, token, opts.env); // refuses a bad env name before anything is sent
     throwIfAborted(opts.signal);
-    // Hyprland starts the process itself: no root pid, the token alone decides.
-    const matcher = new LaunchMatcher({ token, table: this.inspector });
-    let sub: EventSubscription | null = null;
-    try {
-      sub = await this.subscribe();
-    } catch {
-      sub = null;
+    const wait = await awaitLaunchedWindow(
+      {
+        subscribe: () => this.subscribe(),
+        windows: async (signal) =>
+          (await this.clients(signal)).map((c) => ({ address: normalizeAddress(c.address as string), pid: typeof c.pid === 'number' ? c.pid : null })),
+        start: async () => {
+          await this.dispatcher.dispatch({ op: 'exec', command: wrapped, workspace });
+          // Hyprland starts the process itself: no root pid, the token alone decides.
+          return { child: null, matcher: new LaunchMatcher({ token, table: this.inspector }) };
+        },
+      },
+      { timeoutMs: opts.timeoutMs, signal: opts.signal },
+    );
+    if (!wait.window) return { pid: null, window: null, note: wait.note };
+    const found = wait.window.address;
+    let window = await this.windowByAddress(found);
+    let relocated = false;
+    const notes: string[] = [];
+    const want = workspace ? comparableWorkspace(workspace) : null;
+    if (workspace && want !== null && window && window.workspace !== want && (window.extra?.workspaceName as string | undefined) !== want) {
+      await this.dispatcher.dispatch({ op: 'move_to_workspace', window: found, workspace, silent: true });
+      relocated = true;
+      notes.push(`the app ignored the workspace rule and was moved to workspace ${workspace}`);
+      window = (await this.windowByAddress(found)) ?? window;
     }
-    try {
-      const baseline = new Set((await this.clients(opts.signal)).map((c) => normalizeAddress(c.address as string)));
-      const started = Date.now();
-      await this.dispatcher.dispatch({ op: 'exec', command: wrapped, workspace });
-      const deadline = started + Math.max(0, opts.timeoutMs);
-      const candidates: string[] = [];
-      let found: string | null = null;
-      let handoff = false;
-      let pid: number | null = null;
-      const scan = async () => {
-        for (const c of await this.clients(opts.signal)) {
-          const addr = normalizeAddress(c.address as string);
-          if (baseline.has(addr)) continue;
-          if (typeof c.pid === 'number' && matcher.owns(c.pid)) {
-            found = addr;
-            pid = c.pid;
-            return;
-          }
-          if (!candidates.includes(addr)) candidates.push(addr);
-        }
-      };
-      let lastHandoffCheck = 0;
-      while (!found) {
-        if (opts.signal?.aborted) throw new CancelledError();
-        const left = deadline - Date.now();
-        if (left <= 0) break;
-        let rescan = !sub;
-        if (sub) {
-          let ev;
-          try {
-            ev = await sub.next(Math.min(left, 250), opts.signal);
-          } catch {
-            sub = null;
-            ev = null;
-            rescan = true;
-          }
-          if (ev && (ev.type === 'window_open' || (ev.type === 'other' && ev.name === RESYNC_EVENT))) rescan = true;
-        } else {
-          await sleep(Math.min(left, 150), opts.signal);
-        }
-        if (rescan) {
-          await scan();
-          if (!found && rescan) {
-            // openwindow can precede the client list by a moment; look once more.
-            await sleep(100, opts.signal);
-            await scan();
-          }
-        }
-        const now = Date.now();
-        if (!found && candidates.length === 1 && now - started >= 1000 && now - lastHandoffCheck >= 250) {
-          lastHandoffCheck = now;
-          if (!matcher.alive()) handoff = true;
-        }
-        if (handoff) break;
-      }
-      if (!found && !handoff && candidates.length === 1 && !matcher.alive()) handoff = true;
-      if (!found && handoff) found = candidates[0];
-      if (!found) {
-        const secs = (opts.timeoutMs / 1000).toFixed(1);
-        return {
-          pid: null,
-          window: null,
-          note:
-            candidates.length > 1
-              ? `launched, but no window of the launched process appeared within ${secs}s; ${candidates.length} other windows opened meanwhile (${candidates.join(', ')}), none of them started by this launch`
-              : `launched, but no new window appeared within ${secs}s; call desktop() to look, and hypr move_window to place it`,
-        };
-      }
-      let window = await this.windowByAddress(found);
-      let relocated = false;
-      const notes: string[] = [];
-      if (handoff) notes.push('the launched process exited and its window opened in an already running instance (matched as the only new window)');
-      const want = workspace ? comparableWorkspace(workspace) : null;
-      if (workspace && want !== null && window && window.workspace !== want && (window.extra?.workspaceName as string | undefined) !== want) {
-        await this.dispatcher.dispatch({ op: 'move_to_workspace', window: found, workspace, silent: true });
-        relocated = true;
-        notes.push(`the app ignored the workspace rule (single-instance apps do) and was moved to workspace ${workspace}`);
-        window = (await this.windowByAddress(found)) ?? window;
-      }
-      return {
-        pid: pid ?? window?.pid ?? null,
-        window,
-        ...(relocated ? { relocated: true } : {}),
-        ...(notes.length ? { note: notes.join('; ') } : {}),
-      };
-    } finally {
-      sub?.close();
-    }
+    return {
+      pid: wait.window.pid ?? window?.pid ?? null,
+      window,
+      ...(relocated ? { relocated: true } : {}),
+      ...(notes.length ? { note: notes.join('; ') } : {}),
+    };
   }
 
   private async windowByAddress(address: string): Promise<Window | null> {

@@ -4,7 +4,7 @@ export { HyprlandCompositorFactory } from './hyprland-compositor-factory.js';
 export { hyprlandPlugin } from './plugin.js';
 export { HyprlandRequestClient, HyprlandReplyError } from './ipc/request-client.js';
 export type { RequestOptions } from './ipc/request-client.js';
-export { HyprlandEventReader, RESYNC_EVENT } from './ipc/event-reader.js';
+export { HyprlandEventReader } from './ipc/event-reader.js';
 export { buildBatch, decodeBatch, decodeJsonValues } from './ipc/batch.js';
 export { socketsFor, discoverSignature, resolveSockets } from './ipc/socket-paths.js';
 export type { HyprlandSockets } from './ipc/socket-paths.js';

@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HypruseError, UnsupportedError, UsageError, type DesktopEvent } from '@hypruse/core';
 import { HyprlandCompositor } from '../src/hyprland-compositor.js';
 import { HyprlandCompositorFactory } from '../src/hyprland-compositor-factory.js';
-import { RESYNC_EVENT } from '../src/ipc/event-reader.js';
 import { socketsFor } from '../src/ipc/socket-paths.js';
 // A test-local server on temp Unix sockets; `processes: 'fake'` starts no process.
 import { HyprlandSimulator, shellWords, type SimulatorOptions } from '../../../tests/simulators/hyprland/index.js';
@@ -199,7 +198,7 @@ describe('event stream', () => {
     const w = sim.openWindow({ class: 'foot', title: 'a, b' });
     expect(await nextOfType(sub, (e) => e.type === 'window_open')).toEqual({ type: 'window_open', address: w.address, workspace: '1', class: 'foot', title: 'a, b' });
     sim.dropEventClients();
-    expect(await nextOfType(sub, (e) => e.type === 'other' && e.name === RESYNC_EVENT)).toEqual({ type: 'other', name: RESYNC_EVENT, data: { reason: expect.stringContaining('snapshot') } });
+    expect(await nextOfType(sub, (e) => e.type === 'resync')).toEqual({ type: 'resync', reason: expect.stringContaining('snapshot') });
     expect(comp.reader.reconnects).toBe(1);
     sim.setTitle(w.address, 'renamed, again');
     expect(await nextOfType(sub, (e) => e.type === 'title_change')).toEqual({ type: 'title_change', address: w.address, title: 'renamed, again' });
@@ -265,22 +264,23 @@ describe('launch', () => {
     }
   });
 
-  it('relocates a single-instance app that ignored the workspace rule', async () => {
+  it('never adopts a window handed over to an already running instance (another process): says so instead', async () => {
     const { sim, comp } = await setup({ version: '0.56' });
     const first = await comp.launch('fake-app --class browser --single-instance', { timeoutMs: 2000 });
     expect(first.window?.workspace).toBe('1');
-    const r = await comp.launch('fake-app --class browser --single-instance --delay 20', { timeoutMs: 3000, workspace: '5' });
-    expect(r.window?.class).toBe('browser');
-    expect(r.window?.address).not.toBe(first.window?.address);
-    expect(r.relocated).toBe(true);
-    expect(r.note).toMatch(/moved to workspace 5/);
-    expect(sim.windows.find((w) => w.address === r.window?.address)?.workspace).toBe(5);
+    const r = await comp.launch('fake-app --class browser --single-instance --delay 20', { timeoutMs: 1500, workspace: '5' });
+    expect(r.window).toBeNull();
+    const handed = sim.windows.find((w) => w.class === 'browser' && w.address !== first.window?.address)!;
+    expect(handed).toBeDefined();
+    expect(r.note).toContain(`1 other window opened meanwhile (${handed.address})`);
+    expect(r.note).toMatch(/launched process has exited: a single-instance app may have handed over/);
+    expect(handed.workspace).not.toBe(5);
   });
 
   it('says so when no window of its own appears', async () => {
     const { comp } = await setup({ version: '0.54' });
     const r = await comp.launch('fake-app --no-window', { timeoutMs: 300 });
-    expect(r).toMatchObject({ pid: null, window: null, note: expect.stringMatching(/no new window appeared within 0\.3s/) });
+    expect(r).toMatchObject({ pid: null, window: null, note: expect.stringMatching(/no window of that process appeared within 0\.3s/) });
   });
 });
 

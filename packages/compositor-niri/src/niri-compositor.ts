@@ -1,6 +1,6 @@
 import { basename, dirname } from 'node:path';
 import {
-  CancelledError,
+  awaitLaunchedWindow,
   HypruseError,
   NotFoundError,
   UnsupportedError,
@@ -15,7 +15,6 @@ import {
   type CompositorCapability,
   type Desktop,
   type EventSubscription,
-  type LaunchMatcher,
   type LaunchOptions,
   type LaunchResult,
   type Logger,
@@ -150,8 +149,8 @@ export class NiriCompositor implements Compositor {
 
   /**
    * Start `command` (via /bin/sh, detached) and wait for a window of *that*
-   * process: its pid, or a descendant's (followed through /proc, including
-   * children re-parented after the launcher exited). Other windows that open
+   * process (core's `awaitLaunchedWindow`: its pid, a descendant's, its
+   * session's, or one carrying the launch token). Other windows that open
    * meanwhile are ignored. niri has no exec rule to place a window, so a
    * requested workspace is applied by moving the window once it is open.
    */
@@ -159,88 +158,36 @@ export class NiriCompositor implements Compositor {
     if (!command.trim()) throw new UsageError('launch needs a command: the program and its arguments, as a shell command line');
     throwIfAborted(opts.signal);
     const target = opts.workspace ? resolveWorkspace(opts.workspace, await this.ipc.workspaces({ signal: opts.signal })) : null;
-
-    let sub: EventSubscription | null = null;
     let streamError: string | null = null;
-    try {
-      sub = await this.hub.subscribe();
-    } catch (e) {
-      streamError = (e as Error).message;
+    const env = { ...process.env, ...this.childEnv, ...(opts.env ?? {}) };
+    const wait = await awaitLaunchedWindow(
+      {
+        subscribe: () =>
+          this.hub.subscribe().catch((e: Error) => {
+            streamError = e.message;
+            return null;
+          }),
+        windows: async (signal) => (await this.ipc.windows({ signal })).map((w) => ({ address: String(w.id), pid: w.pid ?? null })),
+        start: () => startLaunch(command, env, { spawner: this.spawner, table: this.processTable }),
+      },
+      { timeoutMs: opts.timeoutMs, signal: opts.signal },
+    );
+    if (!wait.window) {
+      return { pid: wait.pid, window: null, note: `${wait.note}${streamError ? ` (event stream unavailable: ${streamError}; polled instead)` : ''}` };
     }
-    try {
-      const knownBefore = sub ? null : new Set((await this.ipc.windows({ signal: opts.signal })).map((w) => w.id));
-      const env = { ...process.env, ...this.childEnv, ...(opts.env ?? {}) };
-      const { child, matcher } = await startLaunch(command, env, { spawner: this.spawner, table: this.processTable });
-      const found = await this.awaitOwnWindow(sub, knownBefore, matcher, child, opts);
-      if (found === null) {
-        const code = child.exitCode();
-        const why =
-          code !== undefined && code !== 0 && !matcher.alive()
-            ? `it exited with ${code === null ? 'a signal' : `code ${code}`} before opening a window`
-            : `no window of that process appeared within ${Math.round(opts.timeoutMs / 100) / 10}s`;
-        return {
-          pid: child.pid,
-          window: null,
-          note: `launched (pid ${child.pid}), but ${why}; a single-instance app may have handed over to an already running process — call desktop()${streamError ? ` (event stream unavailable: ${streamError}; polled instead)` : ''}`,
-        };
-      }
-      let relocated = false;
-      if (target && found.workspace_id !== target.workspace?.id) {
-        await this.ipc.action({ MoveWindowToWorkspace: { window_id: found.id, reference: target.reference, focus: false } });
-        relocated = true;
-      }
-      const window = await this.describeWindow(found.id);
-      return {
-        pid: child.pid,
-        window,
-        ...(relocated ? { relocated: true, note: `the window opened on workspace ${found.workspace_id ?? '?'} and was moved to ${opts.workspace}` } : {}),
-      };
-    } finally {
-      sub?.close();
+    const id = Number(wait.window.address);
+    const found = (await this.ipc.windows()).find((w) => w.id === id);
+    let relocated = false;
+    if (found && target && found.workspace_id !== target.workspace?.id) {
+      await this.ipc.action({ MoveWindowToWorkspace: { window_id: found.id, reference: target.reference, focus: false } });
+      relocated = true;
     }
-  }
-
-  private async awaitOwnWindow(
-    sub: EventSubscription | null,
-    knownBefore: Set<number> | null,
-    matcher: LaunchMatcher,
-    child: { exitCode(): number | null | undefined },
-    opts: LaunchOptions,
-  ): Promise<NiriWindow | null> {
-    const deadline = Date.now() + Math.max(0, opts.timeoutMs);
-    const step = 100;
-    for (;;) {
-      if (opts.signal?.aborted) throw new CancelledError('launch cancelled while waiting for the window');
-      matcher.refresh();
-      const left = deadline - Date.now();
-      if (left <= 0) return null;
-      const code = child.exitCode();
-      if (code !== undefined && code !== 0 && !matcher.alive()) return null;
-      if (sub) {
-        let ev;
-        try {
-          ev = await sub.next(Math.min(step, left), opts.signal);
-        } catch {
-          // stream died for good: fall back to polling from what the replica knew
-          sub = null;
-          knownBefore = new Set((await this.ipc.windows()).map((w) => w.id));
-          continue;
-        }
-        if (ev?.type === 'window_open') {
-          matcher.refresh();
-          if (matcher.owns(ev.pid)) {
-            const w = this.hub.replica.windows.get(Number(ev.address));
-            if (w) return w;
-          }
-        }
-      } else {
-        const windows = await this.ipc.windows({ signal: opts.signal });
-        const mine = windows.find((w) => !knownBefore!.has(w.id) && matcher.owns(w.pid));
-        if (mine) return mine;
-        for (const w of windows) knownBefore!.add(w.id);
-        await new Promise((r) => setTimeout(r, Math.min(150, left)));
-      }
-    }
+    const window = await this.describeWindow(id);
+    return {
+      pid: wait.pid,
+      window,
+      ...(relocated ? { relocated: true, note: `the window opened on workspace ${found?.workspace_id ?? '?'} and was moved to ${opts.workspace}` } : {}),
+    };
   }
 
   async binds(): Promise<Bind[]> {

@@ -142,7 +142,7 @@ describe('NiriCompositor over the simulator', () => {
   it('recovers from a garbage event line', async () => {
     const sub = await niri.subscribe();
     sim.sendGarbageEvent();
-    expect(await waitFor(sub, (e) => e.type === 'other' && e.name === 'niri.resynced', 2000)).not.toBeNull();
+    expect(await waitFor(sub, (e) => e.type === 'resync', 2000)).not.toBeNull();
     sim.removeWindow(11);
     expect(await waitFor(sub, (e) => e.type === 'window_close')).toEqual({ type: 'window_close', address: '11' });
     sub.close();

@@ -1,6 +1,6 @@
 export { swayPlugin } from './plugin.js';
 export { SwayCompositorFactory, findSwaySockets, findWaylandDisplay } from './factory.js';
-export { SwayCompositor, guessAppId } from './sway-compositor.js';
+export { SwayCompositor } from './sway-compositor.js';
 export type { SwayCompositorOptions } from './sway-compositor.js';
 export { SWAY_CAPABILITIES, swayUnsupportedReason } from './capabilities.js';
 export { SwayIpcClient, messageName } from './ipc/sway-ipc-client.js';

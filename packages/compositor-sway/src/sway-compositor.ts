@@ -1,7 +1,7 @@
 import type {
-  Bind, CloseOutcome, Compositor, CompositorCapability, Cursor, Desktop, DesktopEvent, EventSubscription, LaunchOptions, LaunchResult, Point, Window,
+  Bind, CloseOutcome, Compositor, CompositorCapability, Cursor, Desktop, EventSubscription, LaunchOptions, LaunchResult, Point, Window,
 } from '@hypruse/core';
-import { CancelledError, HypruseError, NotFoundError, UnsupportedError, UsageError, startLaunch, closeAndConfirm } from '@hypruse/core';
+import { CancelledError, HypruseError, NotFoundError, UnsupportedError, UsageError, awaitLaunchedWindow, startLaunch, closeAndConfirm } from '@hypruse/core';
 import { SWAY_CAPABILITIES, swayUnsupportedReason } from './capabilities.js';
 import { EventQueue } from '@hypruse/core';
 import { normalizeSwayEvent } from './events/normalize.js';
@@ -76,7 +76,7 @@ export class SwayCompositor implements Compositor {
       onEvent: (name, payload) => {
         for (const ev of normalizeSwayEvent(name, payload)) queue.push(ev);
       },
-      onReconnect: () => queue.push({ type: 'other', name: 'events_reconnected', data: { note: 'the event connection was re-established; events in the gap may be missing' } }),
+      onReconnect: () => queue.push({ type: 'resync', reason: 'the sway event connection was re-established; events in the gap may be missing' }),
       onDead: (err) => queue.fail(err),
     });
     try {
@@ -180,56 +180,26 @@ export class SwayCompositor implements Compositor {
     const target = opts.workspace ? opts.workspace : null;
     if (target && target !== SCRATCH_WORKSPACE) quoteWorkspace(target); // validate before anything starts
     if (opts.signal?.aborted) throw new CancelledError();
-    const sub = await this.subscribe();
-    try {
-      // windows that exist before the launch, for the polling fallback if the event stream dies
-      const known = new Set((await this.snapshot()).windows.map((w) => w.address));
-      const { child, matcher } = await startLaunch(command, { ...process.env, ...(this.opts.launchEnv ?? {}), ...(opts.env ?? {}) });
-      const pid = child.pid;
-      const expectedClass = guessAppId(command);
-      const ours = (winPid: number | null | undefined, cls: string | undefined) =>
-        matcher.owns(winPid) || (expectedClass !== null && typeof cls === 'string' && cls.toLowerCase() === expectedClass);
-      const deadline = Date.now() + Math.max(0, opts.timeoutMs);
-      let found: string | null = null;
-      let polling = false;
-      while (!found) {
-        const left = deadline - Date.now();
-        if (left <= 0 || opts.signal?.aborted) break;
-        let ev: DesktopEvent | null = null;
-        if (!polling) {
-          try {
-            ev = await sub.next(Math.min(left, 200), opts.signal);
-          } catch {
-            polling = true; // the event stream died: fall back to polling the tree
-          }
-        }
-        if (polling) {
-          await new Promise((r) => setTimeout(r, Math.min(left, 150)));
-          const w = (await this.snapshot()).windows.find((x) => !known.has(x.address) && ours(x.pid, x.class));
-          if (w) found = w.address;
-          continue;
-        }
-        const exitCode = child.exitCode();
-        if (typeof exitCode === 'number' && exitCode !== 0 && !ev) {
-          return { pid, window: null, note: `the command exited with code ${exitCode} before opening a window` };
-        }
-        if (ev && ev.type === 'window_open' && ours(ev.pid, ev.class)) found = ev.address;
-      }
-      if (opts.signal?.aborted) throw new CancelledError();
-      if (!found) {
-        return { pid, window: null, note: `launched (pid ${pid}), but no window of that process appeared within ${Math.round(opts.timeoutMs / 1000)} s` };
-      }
-      let win = await this.windowByAddress(found);
-      if (target && win && win.workspace !== target) {
-        const landed = win.workspace;
-        await this.moveToWorkspace(found, target, true);
-        win = (await this.windowByAddress(found)) ?? win;
-        return { pid, window: win, relocated: true, note: `the window opened on workspace ${JSON.stringify(landed)} and was moved to ${JSON.stringify(target)}` };
-      }
-      return { pid, window: win };
-    } finally {
-      sub.close();
+    const env = { ...process.env, ...(this.opts.launchEnv ?? {}), ...(opts.env ?? {}) };
+    const wait = await awaitLaunchedWindow(
+      {
+        subscribe: () => this.subscribe(),
+        windows: async (signal) => (await this.snapshot(signal)).windows.map((w) => ({ address: w.address, pid: w.pid })),
+        start: () => startLaunch(command, env),
+      },
+      { timeoutMs: opts.timeoutMs, signal: opts.signal },
+    );
+    const pid = wait.pid;
+    if (!wait.window) return { pid, window: null, note: wait.note };
+    const found = wait.window.address;
+    let win = await this.windowByAddress(found);
+    if (target && win && win.workspace !== target) {
+      const landed = win.workspace;
+      await this.moveToWorkspace(found, target, true);
+      win = (await this.windowByAddress(found)) ?? win;
+      return { pid, window: win, relocated: true, note: `the window opened on workspace ${JSON.stringify(landed)} and was moved to ${JSON.stringify(target)}` };
     }
+    return { pid, window: win };
   }
 
   private async windowByAddress(address: string): Promise<Window | null> {
@@ -275,16 +245,4 @@ export class SwayCompositor implements Compositor {
     for (const q of [...this.subscriptions]) q.close();
     this.client.close();
   }
-}
-
-/** The app id a command will most likely produce: the basename of its program (env assignments and common wrappers skipped). */
-export function guessAppId(command: string): string | null {
-  const tokens = command.trim().split(/\s+/);
-  const wrappers = new Set(['exec', 'env', 'setsid', 'nohup', 'command']);
-  for (const t of tokens) {
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(t) || wrappers.has(t) || t.startsWith('-')) continue;
-    const base = t.split('/').pop() ?? '';
-    return /^[A-Za-z0-9._-]+$/.test(base) ? base.toLowerCase() : null;
-  }
-  return null;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HypruseError, UnsupportedError } from '@hypruse/core';
-import { SwayCompositor, guessAppId } from '../src/sway-compositor.js';
+import { SwayCompositor } from '../src/sway-compositor.js';
 import { FakeSway, type FakeConn } from './support/fake-sway.js';
 
 const TREE = readFileSync(new URL('./fixtures/two-outputs.get_tree.json', import.meta.url), 'utf8');
@@ -139,14 +139,5 @@ describe('SwayCompositor commands (fake sway, recorded tree)', () => {
     const { fake, comp } = await setup();
     expect(await comp.runBind({ combo: 'Mod4+r', action: 'mode', arg: '"resize"' })).toBe('ran Mod4+r: mode "resize"');
     expect(fake.commands()).toEqual(['mode "resize"']);
-  });
-});
-
-describe('guessAppId', () => {
-  it('takes the program basename, skipping env assignments and wrappers', () => {
-    expect(guessAppId('foot -a x')).toBe('foot');
-    expect(guessAppId('GDK_BACKEND=wayland exec /usr/bin/zenity --info')).toBe('zenity');
-    expect(guessAppId('env -i setsid gtk3-widget-factory')).toBe('gtk3-widget-factory');
-    expect(guessAppId("'weird' x")).toBeNull();
   });
 });

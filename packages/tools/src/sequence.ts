@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
-  NotFoundError, UsageError, defineTool, result, toHypruseError, validateArgs, type DesktopEvent, type EventSubscription, type ToolContext,
+  DesktopModel, NotFoundError, UsageError, defineTool, eventMatches, result, toHypruseError, validateArgs, type Compositor, type DesktopEvent,
+  type EventSubscription, type ToolContext, type WaitEvent,
 } from '@hypruse/core';
 import { thenField } from './common/fields.js';
 import { compositorOf } from './common/desktop.js';
@@ -8,7 +9,7 @@ import { pointerTool } from './pointer.js';
 import { keyboardTool } from './keyboard.js';
 import { clickUiTool } from './ui.js';
 import { wmTool } from './wm.js';
-import { eventMatches, waitForTool, type WaitEvent } from './wait-for.js';
+import { waitForTool } from './wait-for.js';
 
 const STEP_TOOLS = { pointer: pointerTool, keyboard: keyboardTool, click_ui: clickUiTool, hypr: wmTool, wm: wmTool, wait_for: waitForTool } as const;
 type Op = keyof typeof STEP_TOOLS;
@@ -60,7 +61,8 @@ function excused(step: Step, e: DesktopEvent, window: string | null): boolean {
   return false;
 }
 
-async function drain(sub: EventSubscription, ms: number, signal: AbortSignal): Promise<DesktopEvent[]> {
+/** The events of the next `ms`, filled in by the model; a resync becomes what a fresh snapshot shows changed. */
+async function drain(sub: EventSubscription, watch: Watch, ms: number, signal: AbortSignal): Promise<DesktopEvent[]> {
   const out: DesktopEvent[] = [];
   const end = Date.now() + ms;
   for (;;) {
@@ -68,9 +70,31 @@ async function drain(sub: EventSubscription, ms: number, signal: AbortSignal): P
     if (left <= 0) break;
     const e = await sub.next(left, signal);
     if (!e) break;
-    out.push(e);
+    out.push(...(await watch.take(e, signal)));
   }
   return out;
+}
+
+/** The sequence's view of the desktop: what each event meant for the windows it saw. */
+interface Watch {
+  model: DesktopModel | null;
+  take(e: DesktopEvent, signal: AbortSignal): Promise<DesktopEvent[]>;
+}
+
+function watchOf(comp: Compositor): Watch {
+  const w: Watch = {
+    model: null,
+    async take(e, signal) {
+      if (!w.model) return e.type === 'resync' ? [] : [e];
+      if (e.type !== 'resync') return [w.model.apply(e)];
+      try {
+        return w.model.resync(await comp.snapshot(signal));
+      } catch {
+        return [];
+      }
+    },
+  };
+  return w;
 }
 
 const stepSchema = z
@@ -101,11 +125,19 @@ export const sequenceTool = defineTool({
     const started = Date.now();
     const comp = compositorOf(ctx);
     let sub: EventSubscription | null = null;
+    const watch = watchOf(comp);
     if (args.stop_on_change && comp.capabilities.has('events')) {
       try {
         sub = await comp.subscribe();
       } catch {
         sub = null;
+      }
+      if (sub) {
+        try {
+          watch.model = new DesktopModel(await comp.snapshot(ctx.signal));
+        } catch {
+          watch.model = null; // events still stop the run; closes are then matched by address only
+        }
       }
     }
     const report: string[] = [];
@@ -120,7 +152,7 @@ export const sequenceTool = defineTool({
           break;
         }
         if (sub && i > 0) {
-          backlog = await drain(sub, SETTLE_MS, ctx.signal);
+          backlog = await drain(sub, watch, SETTLE_MS, ctx.signal);
           const next = step.op === 'wait_for' ? (step.args.event as WaitEvent) : null;
           const surprise = backlog.filter((e) => isStructural(e) && !excused(steps[i - 1], e, prevWindow) && e.type !== next);
           if (surprise.length) {
@@ -130,7 +162,7 @@ export const sequenceTool = defineTool({
         }
         const label = `[${i + 1}] ${step.op}${step.args.action ? ` ${String(step.args.action)}` : step.args.event ? ` ${String(step.args.event)}` : ''}`;
         if (step.op === 'wait_for') {
-          const hit = backlog.find((e) => eventMatches(step.args.event as WaitEvent, e, String(step.args.match ?? '')));
+          const hit = backlog.find((e) => eventMatches(step.args.event as WaitEvent, e, String(step.args.match ?? ''), watch.model ?? undefined));
           if (hit) {
             report.push(`${label}: ${describeEvent(hit)} (already seen)`);
             continue;
@@ -155,7 +187,7 @@ export const sequenceTool = defineTool({
         }
       }
       if (sub && !stopped) {
-        const tail = await drain(sub, SETTLE_MS, ctx.signal);
+        const tail = await drain(sub, watch, SETTLE_MS, ctx.signal);
         const surprise = tail.filter((e) => isStructural(e) && !excused(steps[steps.length - 1], e, prevWindow));
         if (surprise.length) report.push(`note: desktop changed (${surprise.map(describeEvent).join(', ')}) after the last step`);
       }

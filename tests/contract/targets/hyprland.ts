@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { HyprlandCompositorFactory } from '@hypruse/compositor-hyprland';
+import { slowLaunchCommand } from '../support/slow-launch.js';
 import type { ContractEnv, ContractTarget } from '../target.js';
 import { FAKE_APP, HyprlandSimulator } from '../../simulators/hyprland/index.js';
 
@@ -25,7 +26,7 @@ export const target: ContractTarget = {
     const compositor = await new HyprlandCompositorFactory().create({ env: { ...sim.env }, runtimeDir: sim.runtimeDir });
     const children = new Set<ChildProcess>();
 
-    async function spawnWindow(opts: { title?: string; appId?: string; workspace?: string }): Promise<{ pid: number; address: string }> {
+    async function spawnWindow(opts: { title?: string; appId?: string; workspace?: string; lateTitle?: string }): Promise<{ pid: number; address: string }> {
       const args = [FAKE_APP, '--title', opts.title ?? 'contract window', '--class', opts.appId ?? 'hypruse.contract'];
       if (opts.workspace) args.push('--workspace', opts.workspace);
       const child = spawn(process.execPath, args, { env: { ...process.env, ...sim.env, HYPRUSE_SIM_CONTROL: sim.controlPath }, stdio: 'ignore' });
@@ -34,7 +35,11 @@ export const target: ContractTarget = {
       const deadline = Date.now() + 5000;
       while (Date.now() < deadline) {
         const w = sim.windows.find((x) => x.pid === child.pid);
-        if (w) return { pid: child.pid as number, address: w.address };
+        if (w) {
+          const late = opts.lateTitle;
+          if (late) setTimeout(() => sim.windows.some((x) => x.address === w.address) && sim.setTitle(w.address, late), 800);
+          return { pid: child.pid as number, address: w.address };
+        }
         await new Promise((r) => setTimeout(r, 10));
       }
       throw new Error('hyprland target: the fake app mapped no window within 5 s');
@@ -44,6 +49,7 @@ export const target: ContractTarget = {
       compositor,
       spawnWindow,
       launchCommand: `${shq(process.execPath)} ${shq(FAKE_APP)} --title 'contract launch' --class hypruse.launch --delay 50`,
+      slowLaunchCommand: slowLaunchCommand(`exec ${shq(process.execPath)} ${shq(FAKE_APP)} --class "$APP" --title "$TITLE"`),
       spareWorkspace: '3',
       dropEvents: async () => {
         sim.dropEventClients();

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NiriCompositorFactory, resolveWorkspace, type NiriCompositor } from '@hypruse/compositor-niri';
+import { slowLaunchCommand } from '../support/slow-launch.js';
 import type { ContractEnv, ContractTarget } from '../target.js';
 import { NiriSimulator } from '../../simulators/niri/niri-simulator.js';
 
@@ -24,7 +25,7 @@ export const target: ContractTarget = {
     const compositor = new NiriCompositorFactory().create({ env: sim.env, runtimeDir: sim.dir }) as NiriCompositor;
     const children = new Set<ChildProcess>();
 
-    async function spawnWindow(opts: { title?: string; appId?: string; workspace?: string }): Promise<{ pid: number; address: string }> {
+    async function spawnWindow(opts: { title?: string; appId?: string; workspace?: string; lateTitle?: string }): Promise<{ pid: number; address: string }> {
       const args = [FAKE_CLIENT, '--title', opts.title ?? 'contract window', '--app-id', opts.appId ?? 'hypruse.contract'];
       if (opts.workspace) {
         const ws = resolveWorkspace(opts.workspace, await compositor.ipc.workspaces()).workspace;
@@ -47,6 +48,8 @@ export const target: ContractTarget = {
         };
         sim.on('window-open', onOpen);
       });
+      const late = opts.lateTitle;
+      if (late) setTimeout(() => sim.windows.has(Number(address)) && sim.setTitle(Number(address), late), 800);
       return { pid: child.pid!, address };
     }
 
@@ -54,6 +57,7 @@ export const target: ContractTarget = {
       compositor,
       spawnWindow,
       launchCommand: `${shq(process.execPath)} ${shq(FAKE_CLIENT)} --title 'contract launch' --app-id hypruse.launch --delay-ms 50`,
+      slowLaunchCommand: slowLaunchCommand(`exec ${shq(process.execPath)} ${shq(FAKE_CLIENT)} --app-id "$APP" --title "$TITLE"`),
       spareWorkspace: '3',
       dropEvents: async () => {
         sim.dropEventStreams();

@@ -5,6 +5,7 @@
 // harness's `foot` fixture, run as the desktop user.
 import { SwayCompositorFactory, type SwayCompositor } from '@hypruse/compositor-sway';
 import { desktopState, killFixture, launchFixture } from '../../support/desktop.js';
+import { slowLaunchCommand } from '../support/slow-launch.js';
 import type { ContractEnv, ContractTarget } from '../target.js';
 import { SwayProxy } from '../support/sway-proxy.js';
 
@@ -31,12 +32,15 @@ export const target: ContractTarget = {
       compositor,
       async spawnWindow(opts) {
         const args = ['-a', opts.appId ?? 'hypruse.contract', '-T', opts.title ?? `contract window ${++n}`];
+        // the terminal names its window from the program inside (OSC 2), like an app titling its window late
+        if (opts.lateTitle) args.push('sh', '-c', 'sleep 0.8; printf "\\033]2;%s\\007" "$0"; exec sleep 3600', opts.lateTitle);
         const app = await launchFixture('foot', { workspace: opts.workspace, args, timeoutMs: 10000 });
         apps.add(app.pid);
         if (app.conId === undefined) throw new Error('sway target: the harness reported no con id for the foot window');
         return { pid: app.pid, address: String(app.conId) };
       },
       launchCommand: "foot -a hypruse.contract.launch -T 'contract launch'",
+      slowLaunchCommand: slowLaunchCommand('exec foot -a "$APP" -T "$TITLE"'),
       spareWorkspace: 'hypruse-contract',
       dropEvents: async () => {
         if (proxy.dropEventConnections() === 0) throw new Error('sway target: there was no event connection to drop');

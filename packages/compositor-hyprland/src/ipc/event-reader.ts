@@ -2,9 +2,6 @@ import { createConnection, type Socket } from 'node:net';
 import { EventQueue, HypruseError, scaledMs, slowMachineHint, type DesktopEvent, type EventSubscription } from '@hypruse/core';
 import { parseEventLine, toDesktopEvent, type RawHyprlandEvent } from '../events/parse-event.js';
 
-/** Emitted to every subscription after the event socket dropped and came back: events may have been missed. */
-export const RESYNC_EVENT = 'hypruse.resync';
-
 export interface EventReaderOptions {
   /** Wait for a (re)connection at most this long. */
   connectTimeoutMs?: number;
@@ -25,7 +22,7 @@ const MAX_LINE = 64 * 1024;
  * One persistent reader of `.socket2.sock`, drained continuously (Hyprland
  * disconnects a client that falls 64 events behind). Fans events out to
  * subscriptions; when the socket drops it reconnects and tells every
- * subscription to re-snapshot (`other`/`hypruse.resync`).
+ * subscription to re-snapshot (the typed `resync` event).
  */
 export class HyprlandEventReader {
   private sock: Socket | null = null;
@@ -178,7 +175,7 @@ class ReaderSubscription extends EventQueue {
         if (this.raw.length > 1024) this.raw.shift();
         this.push(ev);
       },
-      onResync: (reason) => this.push({ type: 'other', name: RESYNC_EVENT, data: { reason } }),
+      onResync: (reason) => this.push({ type: 'resync', reason }),
       onFail: (err) => {
         this.listeners.delete(this.listener);
         this.fail(err);

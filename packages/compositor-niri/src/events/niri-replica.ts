@@ -129,7 +129,7 @@ export class NiriReplica {
   private finishBurst(): DesktopEvent[] {
     if (!this.synced) return [];
     const out: DesktopEvent[] = [];
-    if (this.resyncing) out.push({ type: 'other', name: 'niri.resynced', data: { windows: this.windows.size } });
+    if (this.resyncing) out.push({ type: 'resync', reason: `the niri event stream was re-established (${this.windows.size} windows now); events in the gap may be missing` });
     this.resyncing = false;
     this.everSynced = true;
     return out;

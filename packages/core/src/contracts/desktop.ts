@@ -85,9 +85,10 @@ export interface Desktop {
 
 export type DesktopEvent =
   | { type: 'window_open'; address: string; class?: string; title?: string; workspace?: string; pid?: number | null }
-  | { type: 'window_close'; address: string }
+  /** `class` and `title` are the ones the window had, when the consumer's model knows them (compositors send only the address). */
+  | { type: 'window_close'; address: string; class?: string; title?: string }
   | { type: 'window_move'; address: string; workspace?: string }
-  | { type: 'title_change'; address: string; title: string }
+  | { type: 'title_change'; address: string; title: string; class?: string }
   | { type: 'focus'; address: string | null }
   | { type: 'fullscreen'; address: string | null; fullscreen: boolean }
   | { type: 'floating'; address: string; floating: boolean }
@@ -99,6 +100,12 @@ export type DesktopEvent =
   | { type: 'binding'; command: string; combo?: string }
   | { type: 'monitor'; name: string; change: 'added' | 'removed' | 'changed' }
   | { type: 'shutdown' }
+  /**
+   * The event connection was re-established: events in the gap may be
+   * missing. Whoever waits on a condition re-checks it against a fresh
+   * snapshot. The one name for this in every compositor plugin.
+   */
+  | { type: 'resync'; reason: string }
   | { type: 'other'; name: string; data: unknown };
 
 export type DesktopEventType = DesktopEvent['type'];

@@ -9,14 +9,13 @@ export interface CloseSteps {
   isOpen(): Promise<boolean>;
   /** Without an event stream: poll `isOpen` until the deadline (true), or answer `unconfirmed` at once (false). */
   pollWithoutEvents?: boolean;
-  /** An event after which the compositor may have missed events (a reconnect): look at `isOpen` then. */
-  isResync?(ev: { type: string; name?: string }): boolean;
 }
 
 /**
  * Close a window and wait for its close event, shared by the compositor
  * plugins: subscribe first, send, wait up to `timeoutMs` for `window_close` of
- * that address, then look once more. `still_open` means the app is likely
+ * that address (on a `resync` the window list is checked instead), then look
+ * once more. `still_open` means the app is likely
  * prompting (unsaved changes); `unconfirmed` means no event stream to confirm.
  */
 export async function closeAndConfirm(address: string, timeoutMs: number, steps: CloseSteps): Promise<CloseOutcome> {
@@ -48,7 +47,8 @@ export async function closeAndConfirm(address: string, timeoutMs: number, steps:
         }
         if (!ev) break;
         if (ev.type === 'window_close' && ev.address === address) return { status: 'closed' };
-        if (ev.type === 'other' && steps.isResync?.(ev) && !(await steps.isOpen())) return { status: 'closed' };
+        // events in a reconnect gap may be lost: the window list tells whether it went meanwhile
+        if (ev.type === 'resync' && !(await steps.isOpen())) return { status: 'closed' };
       }
     }
     return { status: (await steps.isOpen()) ? 'still_open' : 'closed' };
