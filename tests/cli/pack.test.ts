@@ -91,6 +91,17 @@ describe('the npm package', () => {
     expect(r.out).toMatch(/^\[FAIL\] compositor /m);
     expect(r.out).toMatch(/^\[ok\]   trust /m);
     expect(r.out).toMatch(/^\d+ of 11 checks failed/m);
+    // koffi came with the package and its prebuilt binary loads: the keyboard path is in-process (only the socket is missing).
+    expect(r.out).toMatch(/^\[FAIL\] keyboard +zwp_virtual_keyboard_v1 \(in-process\) cannot be used: no Wayland connection/m);
+  });
+
+  it('depends on koffi, whose prebuilt binary is installed with it (nothing compiled)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const pkg = JSON.parse(readFileSync(join(app, 'node_modules/hypruse/package.json'), 'utf8'));
+    const koffi = JSON.parse(readFileSync(join(app, 'node_modules/koffi/package.json'), 'utf8'));
+    expect(pkg.optionalDependencies?.koffi).toBe(koffi.version);
+    expect(readdirSync(join(app, `node_modules/@koromix/koffi-linux-${process.arch}/linux_${process.arch}`))).toContain('koffi.node');
+    expect(existsSync(join(app, 'node_modules/usocket'))).toBe(false);
   });
 
   it('ships the skill where `hypruse skill path` says', () => {

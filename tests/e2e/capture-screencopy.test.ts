@@ -1,4 +1,4 @@
-// In-process wlr-screencopy (wl_shm through usocket) against the real
+// In-process wlr-screencopy (wl_shm through sendmsg) against the real
 // headless sway desktop, checked pixel for pixel against grim.
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

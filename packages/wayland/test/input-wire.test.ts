@@ -126,7 +126,7 @@ describe('pointer', () => {
   });
 
   it('scroll on a v1 pointer (or by a fraction) uses plain axis events', async () => {
-    fake.stop();
+    await fake.stop();
     fake = new FakeCompositor({ globals: [{ iface: 'zwlr_virtual_pointer_manager_v1', version: 1 }] });
     await fake.start();
     const input = makeInput();
@@ -218,7 +218,7 @@ describe('pointer', () => {
   });
 
   it('says plainly when the compositor has no virtual pointer', async () => {
-    fake.stop();
+    await fake.stop();
     fake = new FakeCompositor({ globals: [{ iface: 'wl_seat', version: 7 }] });
     await fake.start();
     const input = makeInput();
@@ -245,7 +245,7 @@ function keymapOf(r: Recorded): { format: number; size: number; text: string } {
   const format = a.uint();
   const size = a.uint();
   expect(r.fds).toHaveLength(1);
-  const fd = r.fds[0];
+  const [fd] = r.fds.splice(0, 1) as [number];
   expect(fstatSync(fd).size).toBe(size);
   const buf = Buffer.alloc(size);
   readSync(fd, buf, 0, size, 0);
@@ -351,7 +351,7 @@ describe('keyboard (in-process)', () => {
   });
 
   it('keyboard "wire" without the manager global is unsupported; "auto" falls back to wtype', async () => {
-    fake.stop();
+    await fake.stop();
     fake = new FakeCompositor({ globals: [{ iface: 'wl_seat', version: 7 }, { iface: 'zwlr_virtual_pointer_manager_v1', version: 2 }] });
     await fake.start();
     const wire = makeInput('wire');

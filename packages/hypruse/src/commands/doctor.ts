@@ -5,7 +5,7 @@ import {
   type Accessibility, type Capture, type CaptureTarget, type Clipboard, type Desktop, type HypruseConfig, type Input,
 } from '@hypruse/core';
 import { HyprlandCompositor } from '@hypruse/compositor-hyprland';
-import { POINTER_MANAGER, WaylandConnection, WirePointer, waylandSocketPath } from '@hypruse/wayland';
+import { POINTER_MANAGER, WaylandConnection, WirePointer, koffiVersion, waylandSocketPath } from '@hypruse/wayland';
 import { createSession, type Session } from '../session.js';
 import { VERSION } from '../version.js';
 import type { Command } from './types.js';
@@ -288,7 +288,7 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
     },
     {
       name: 'keyboard',
-      fix: 'build the usocket addon for the in-process keyboard (npm rebuild usocket; needs a C++ toolchain) or install wtype',
+      fix: 'reinstall hypruse with its optional dependency koffi (fd passing for the in-process keyboard; no compiler needed) or install wtype',
       async run() {
         const { pointer, keyboard: k } = await input();
         if (k.startsWith('unavailable')) throw new HypruseError('error.input', k);
@@ -296,7 +296,7 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
           throw new HypruseError('error.input', `${k.replace(/; not connected\)$/, ')')} cannot be used: no Wayland connection (see the wayland check)`, { hint: 'fix the wayland check above first' });
         }
         if (k.startsWith('wtype') && !which('wtype', env)) throw new HypruseError('error.input', `${k}, but wtype is not on PATH`, { hint: 'install wtype (e.g. apt install wtype, pacman -S wtype)' });
-        return k;
+        return k.startsWith('zwp_virtual_keyboard_v1') ? `${k}; keymap fd passed with sendmsg (koffi ${koffiVersion() ?? '?'})` : k;
       },
     },
     {

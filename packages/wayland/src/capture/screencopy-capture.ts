@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import {
   CancelledError, HypruseError, runtimeDir, scaledMs, type Capture, type CaptureTarget, type Frame, type Logger, type Rect,
 } from '@hypruse/core';
-import { DISPLAY_ID, WaylandConnection, arg, waylandSocketPath, type ArgReader } from '../input/index.js';
+import { DISPLAY_ID, WaylandConnection, arg, fdPassingUnavailable, waylandSocketPath, type ArgReader } from '../input/index.js';
 import { grimGeometry } from './grim-capture.js';
 import { channelOffsets, shmToRgb } from './shm-pixels.js';
 
@@ -39,7 +39,7 @@ let shmSeq = 0;
 
 /**
  * In-process screen capture over wlr-screencopy into a wl_shm buffer (the
- * file descriptor travels through usocket): no grim process, no PPM pipe.
+ * file descriptor travels through sendmsg, see input/wire/libc.ts): no grim process, no PPM pipe.
  * Whole outputs and regions inside one output are taken here; everything
  * else goes to the fallback (grim), which is also used when this path fails.
  */
@@ -67,7 +67,7 @@ export class ScreencopyCapture implements Capture {
     const fb = await this.fallback.describe();
     try {
       const s = await this.connect();
-      return `wlr-screencopy v${s.managerVersion} in-process (wl_shm, fd passing via usocket) → sharp; regions across monitors and rotated outputs: ${fb}`;
+      return `wlr-screencopy v${s.managerVersion} in-process (wl_shm, fd passing via sendmsg) → sharp; regions across monitors and rotated outputs: ${fb}`;
     } catch (e) {
       return `${fb}; in-process screencopy unavailable: ${e instanceof Error ? e.message : String(e)}`;
     }
@@ -152,7 +152,7 @@ export class ScreencopyCapture implements Capture {
     const conn = await WaylandConnection.connect({ path: waylandSocketPath(this.env, runtimeDir(this.env)), wantFds: true, timeoutMs: this.timeoutMs, signal });
     const permanent = (msg: string) => new HypruseError('error.capture', msg, { data: { permanent: true } });
     try {
-      if (!conn.fdPassing) throw permanent('the native usocket addon is not available, so wl_shm buffers cannot be shared');
+      if (!conn.fdPassing) throw permanent(`wl_shm buffers cannot be shared without file-descriptor passing (${fdPassingUnavailable() ?? 'the connection cannot pass fds'})`);
       // Our own registry: the connection's global map keeps one object per interface, and there can be many wl_outputs.
       const globals: Array<{ name: number; iface: string; version: number }> = [];
       const session: Session = { conn, registry: 0, shm: 0, manager: 0, managerVersion: 0, outputs: new Map() };

@@ -4,7 +4,9 @@ export { WaylandConnection, waylandSocketPath, DISPLAY_ID } from './wire/connect
 export type { GlobalInfo, ConnectOptions } from './wire/connection.js';
 export { encodeMessage, MessageSplitter, ArgReader, arg, toFixed, fromFixed, MAX_MESSAGE_SIZE } from './wire/codec.js';
 export type { WireArg, WireMessage } from './wire/codec.js';
-export { connectTransport, loadUsocket } from './wire/transport.js';
+export { connectTransport, fdPassingUnavailable } from './wire/transport.js';
+export { loadLibc, koffiVersion } from './wire/libc.js';
+export type { Libc } from './wire/libc.js';
 export type { WireTransport } from './wire/transport.js';
 export { WirePointer, POINTER_MANAGER, DEVICE_SETTLE_MS, BUTTON_CODES, UNITS_PER_NOTCH, absoluteMotionArgs, axisPlan, eventTime } from './virtual-pointer.js';
 export { WireKeyboard, KEYBOARD_MANAGER } from './virtual-keyboard.js';

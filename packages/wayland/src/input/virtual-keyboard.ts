@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { HypruseError, throwIfAborted, type KeyCombo } from '@hypruse/core';
 import { arg } from './wire/codec.js';
 import type { WaylandConnection } from './wire/connection.js';
+import { fdPassingUnavailable } from './wire/transport.js';
 import { MODIFIER_KEYS, buildKeymap, keysymForComboKey, planTyping, type Keymap, type Modifier } from './keymap.js';
 import { DEVICE_SETTLE_MS, eventTime } from './virtual-pointer.js';
 
@@ -43,8 +44,8 @@ export class WireKeyboard {
 
   static async create(conn: WaylandConnection, seatId: number, keymapDir: string | null, signal?: AbortSignal, settleMs = DEVICE_SETTLE_MS): Promise<WireKeyboard> {
     if (!conn.fdPassing) {
-      throw new HypruseError('error.input', 'the in-process virtual keyboard needs file-descriptor passing (the usocket addon)', {
-        hint: 'Install build tools and reinstall so usocket builds, or use the wtype keyboard (keyboard: "wtype").',
+      throw new HypruseError('error.input', `the in-process virtual keyboard needs file-descriptor passing, which is off: ${fdPassingUnavailable() ?? 'the connection cannot pass fds'}`, {
+        hint: 'Reinstall hypruse with its optional dependency koffi (npm install without --omit=optional), or use the wtype keyboard (keyboard: "wtype").',
       });
     }
     const mgr = conn.bind(KEYBOARD_MANAGER, 1);
@@ -67,7 +68,6 @@ export class WireKeyboard {
       writeFileSync(file, data, { mode: 0o600 });
       fd = openSync(file, 'r');
       unlinkSync(file);
-      // The fd must stay open until the bytes carrying it are written.
       await this.conn.sendAndFlush(this.id, Op.Keymap, [arg.uint(1), arg.fd(), arg.uint(data.length)], [fd]);
     } catch (err) {
       try {

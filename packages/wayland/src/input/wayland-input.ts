@@ -22,7 +22,7 @@ import {
   type Rect,
 } from '@hypruse/core';
 import { WaylandConnection, waylandSocketPath } from './wire/connection.js';
-import { loadUsocket } from './wire/transport.js';
+import { fdPassingUnavailable } from './wire/transport.js';
 import { DEVICE_SETTLE_MS, POINTER_MANAGER, WirePointer } from './virtual-pointer.js';
 import { KEYBOARD_MANAGER, WireKeyboard } from './virtual-keyboard.js';
 import { WtypeKeyboard } from './wtype-keyboard.js';
@@ -31,7 +31,7 @@ export type KeyboardMode = 'auto' | 'wire' | 'wtype';
 
 export interface WaylandInputOptions {
   env: NodeJS.ProcessEnv;
-  /** auto: in-process when usocket is available, else wtype; wire: in-process only; wtype: always wtype. */
+  /** auto: in-process when fds can be passed (koffi), else wtype; wire: in-process only; wtype: always wtype. */
   keyboard: KeyboardMode;
   logger?: Logger;
   /** Ceiling for every connect and round trip (ms). */
@@ -150,14 +150,14 @@ export class WaylandInput implements Input {
 
   private async keyboardPath(signal?: AbortSignal): Promise<KeyboardPath> {
     if (this.mode === 'wtype') return this.wtypePath('configured');
-    const usocket = loadUsocket();
-    if (!usocket.mod) {
+    const noFds = fdPassingUnavailable();
+    if (noFds) {
       if (this.mode === 'wire') {
-        throw new HypruseError('error.input', `the in-process keyboard needs the usocket addon, which did not load: ${usocket.error}`, {
-          hint: 'Rebuild it (npm rebuild usocket, needs a C++ toolchain) or set the keyboard to "wtype" or "auto".',
+        throw new HypruseError('error.input', `the in-process keyboard needs file-descriptor passing, which is off: ${noFds}`, {
+          hint: 'Reinstall hypruse with its optional dependency koffi (npm install without --omit=optional), or set the keyboard to "wtype" or "auto".',
         });
       }
-      return this.wtypePath(`usocket unavailable: ${usocket.error}`);
+      return this.wtypePath(`no fd passing: ${noFds}`);
     }
     const conn = await this.connection(signal);
     if (this.wireKeyboard) return this.wireKeyboard;
@@ -186,8 +186,8 @@ export class WaylandInput implements Input {
       let keyboard: string;
       if (this.mode === 'wtype') keyboard = 'wtype (configured)';
       else {
-        const usocket = loadUsocket();
-        if (!usocket.mod) keyboard = this.mode === 'wire' ? `unavailable (usocket: ${usocket.error})` : `wtype (usocket unavailable: ${usocket.error})`;
+        const noFds = fdPassingUnavailable();
+        if (noFds) keyboard = this.mode === 'wire' ? `unavailable (no fd passing: ${noFds})` : `wtype (no fd passing: ${noFds})`;
         else if (conn && !conn.globals.has(KEYBOARD_MANAGER)) keyboard = this.mode === 'wire' ? `unavailable (no ${KEYBOARD_MANAGER})` : `wtype (no ${KEYBOARD_MANAGER})`;
         else if (!conn) keyboard = 'zwp_virtual_keyboard_v1 (in-process; not connected)';
         else keyboard = 'zwp_virtual_keyboard_v1 (in-process)';

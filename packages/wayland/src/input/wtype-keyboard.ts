@@ -1,6 +1,6 @@
 /**
  * Keyboard through the `wtype` binary: the fallback when the in-process
- * keyboard cannot pass its keymap fd (usocket missing). wtype loses the first
+ * keyboard cannot pass its keymap fd (koffi did not load). wtype loses the first
  * key of a fresh keymap unless it sleeps after uploading it, hence `-s 20`.
  */
 import { spawn } from 'node:child_process';
@@ -72,7 +72,7 @@ export class WtypeKeyboard {
         finish(
           err.code === 'ENOENT'
             ? new HypruseError('error.input', 'wtype is not installed and the in-process keyboard is unavailable', {
-                hint: 'Install wtype, or make the usocket addon build (it needs a C++ toolchain) for the in-process keyboard.',
+                hint: 'Install wtype, or reinstall hypruse with its optional dependency koffi for the in-process keyboard.',
               })
             : new HypruseError('error.input', `wtype failed to start: ${err.message}`, { cause: err }),
         ),

@@ -1,21 +1,12 @@
 // A test-local Wayland "compositor" on a temporary Unix socket: advertises
 // chosen globals, answers wl_display.sync (unless muted), records every
 // request with the fds that came with it, and can answer a request with
-// wl_display.error. Uses usocket's server so fd passing is real.
-import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
+// wl_display.error. fd passing is real (recvmsg with SCM_RIGHTS, fd-server.ts).
+import { closeSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArgReader, MessageSplitter, encodeMessage, arg } from '../../src/input/index.js';
-
-interface USock {
-  on(ev: string, cb: (...a: any[]) => void): void;
-  write(chunk: Buffer | { data: Buffer }): void;
-  destroy(): void;
-}
-const usocket = createRequire(import.meta.url)('usocket') as {
-  UServer: new () => { listen(path: string, cb: () => void): void; close(): void; on(ev: 'connection', cb: (s: USock) => void): void };
-};
+import { FdServer, type FdConnection } from './fd-server.js';
 
 export interface Recorded {
   conn: number;
@@ -40,8 +31,7 @@ export class FakeCompositor {
   muteSync = false;
   /** Return a [code, message] to answer this request with wl_display.error (and close). */
   errorOn: ((r: Recorded) => [number, string] | null) | null = null;
-  private server = new usocket.UServer();
-  private sockets: USock[] = [];
+  private server = new FdServer(this.path);
   private readonly globals: Array<{ iface: string; version: number }>;
   private waiters: Array<() => void> = [];
 
@@ -53,21 +43,21 @@ export class FakeCompositor {
     ];
   }
 
-  start(): Promise<void> {
-    this.server.on('connection', (s) => this.accept(s));
-    return new Promise((resolve) => this.server.listen(this.path, resolve));
+  async start(): Promise<void> {
+    this.server.onConnection = (s) => this.accept(s);
+    this.server.listen();
   }
 
-  stop(): void {
-    for (const s of this.sockets) s.destroy();
-    this.server.close();
+  /** Close every connection and the socket, and every passed fd nobody consumed. */
+  async stop(): Promise<void> {
+    await this.server.stop();
+    for (const r of this.requests) for (const fd of r.fds.splice(0)) closeSync(fd);
     rmSync(this.dir, { recursive: true, force: true });
   }
 
   /** Drop every client connection (the compositor "went away" for them). */
   dropClients(): void {
-    for (const s of this.sockets) s.destroy();
-    this.sockets = [];
+    this.server.dropClients();
   }
 
   /** Requests of one interface (optionally one opcode), in order. */
@@ -87,16 +77,17 @@ export class FakeCompositor {
     }
   }
 
-  private accept(sock: USock): void {
+  private accept(sock: FdConnection): void {
     const conn = ++this.connections;
-    this.sockets.push(sock);
     const objects = new Map<number, string>([[1, 'wl_display']]);
     const splitter = new MessageSplitter();
     const pendingFds: number[] = [];
     const send = (id: number, op: number, args: Parameters<typeof encodeMessage>[2]) => sock.write(encodeMessage(id, op, args));
-    sock.on('fds', (fds: number[]) => pendingFds.push(...fds));
-    sock.on('error', () => {});
-    sock.on('data', (chunk: Buffer) => {
+    sock.onClose = () => {
+      for (const fd of pendingFds.splice(0)) closeSync(fd);
+    };
+    sock.onData = (chunk: Buffer, fds: number[]) => {
+      pendingFds.push(...fds);
       for (const m of splitter.push(chunk)) {
         const iface = objects.get(m.objectId) ?? `unknown#${m.objectId}`;
         const rec: Recorded = { conn, iface, objectId: m.objectId, opcode: m.opcode, body: m.body, fds: [], at: performance.now() };
@@ -133,6 +124,6 @@ export class FakeCompositor {
         }
       }
       for (const w of this.waiters.splice(0)) w();
-    });
+    };
   }
 }

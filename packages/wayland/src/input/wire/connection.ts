@@ -18,7 +18,7 @@ export interface GlobalInfo {
 export interface ConnectOptions {
   /** Socket path (`$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY`, or WAYLAND_DISPLAY when absolute). */
   path: string;
-  /** Ask for an fd-capable transport (usocket); falls back to `net` when the addon is missing. */
+  /** Ask for an fd-capable transport (sendmsg through koffi); falls back to `net` when koffi cannot load. */
   wantFds: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -95,7 +95,7 @@ export class WaylandConnection {
     return this.transport.fdPassing;
   }
 
-  get transportKind(): 'usocket' | 'net' {
+  get transportKind(): 'sendmsg' | 'net' {
     return this.transport.kind;
   }
 
