@@ -104,3 +104,19 @@ describe('wtypeComboArgs', () => {
     expect(wtypeComboArgs(parseCombo('super'))).toEqual(['-s', '20', '-M', 'logo', '-m', 'logo']);
   });
 });
+
+describe('the uploaded keymap names its layout', () => {
+  // Compositors read the active layout's name with xkb_keymap_layout_get_name(); a keymap without
+  // `name[Group1]` gives NULL, which Hyprland reports as `activelayout>>...,error`. libxkbcommon
+  // itself (xkbcli, package libxkbcommon-tools) compiles the text and prints the name it found.
+  it('libxkbcommon compiles it and finds the layout name', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const text = buildKeymap(['eacute', 'Greek_alpha']).text;
+    const r = spawnSync('xkbcli', ['compile-keymap', '--from-xkb'], { input: text, encoding: 'utf8' });
+    expect(r.error, 'xkbcli (libxkbcommon-tools) must be installed').toBeUndefined();
+    // (xkbcli 1.5 exits 1 after printing with --from-xkb: the printed keymap is the proof it compiled)
+    expect(r.stdout, r.stderr).toMatch(/^xkb_keymap \{/);
+    expect(r.stdout).toMatch(/name\[Group1\]\s*=\s*"hypruse virtual keyboard";/i);
+    expect(r.stdout).toMatch(/key <I\d+>\s*\{\s*\[\s*eacute\s*\]\s*\}/);
+  });
+});

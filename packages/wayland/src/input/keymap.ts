@@ -64,6 +64,9 @@ export function keysymForComboKey(key: string): string {
   return [...key].length === 1 ? keysymForChar(key) : key;
 }
 
+/** Layout name of every keymap the virtual keyboard uploads (what compositors report as its active layout). */
+export const KEYMAP_LAYOUT_NAME = 'hypruse virtual keyboard';
+
 export interface Keymap {
   /** XKB text, without the trailing NUL. */
   text: string;
@@ -100,6 +103,8 @@ export function buildKeymap(extra: Iterable<string>): Keymap {
     '  xkb_types "hypruse" { include "complete" };',
     '  xkb_compatibility "hypruse" { include "complete" };',
     '  xkb_symbols "hypruse" {',
+    // the layout's name: without it xkb_keymap_layout_get_name() is NULL, and Hyprland reports the layout as `error`
+    `    name[Group1] = "${KEYMAP_LAYOUT_NAME}";`,
     symbols,
     modmap,
     '  };',
