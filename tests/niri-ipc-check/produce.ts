@@ -16,14 +16,17 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scaledMs } from '@hypruse/core';
 import { NiriCompositor } from '@hypruse/compositor-niri';
 import { NiriSimulator, type NiriSimVersion } from '../simulators/niri/niri-simulator.js';
 
-type Kind = 'request' | 'reply' | 'event';
+type Kind = 'request' | 'reply' | 'event' | 'state';
 export interface WireLine {
   kind: Kind;
   label: string;
   json: string;
+  /** Events of one stream, in order, and `state` checkpoints against it (see main.rs). */
+  stream?: string;
 }
 
 const FAKE_CLIENT = fileURLToPath(new URL('../simulators/niri/fake-client.mjs', import.meta.url));
@@ -145,7 +148,7 @@ async function probe(sim: NiriSimulator, out: WireLine[], request: unknown): Pro
     const timer = setTimeout(() => {
       sock.destroy();
       reject(new Error(`the simulator did not answer ${name}`));
-    }, 5000);
+    }, scaledMs(5000));
     sock.on('data', (c) => {
       buf += c.toString('utf8');
       const nl = buf.indexOf('\n');
@@ -162,13 +165,47 @@ async function probe(sim: NiriSimulator, out: WireLine[], request: unknown): Pro
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(what: string, cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`scenario: ${what} did not happen within ${ms} ms`);
-    await sleep(20);
-  }
+/**
+ * An event stream of our own, straight to the simulator: its events, in
+ * order, and checkpoints where the Windows and Workspaces replies read after
+ * the stream went quiet must equal what niri's own reducer makes of the events.
+ */
+async function watchStream(sim: NiriSimulator, out: WireLine[], stream: string): Promise<{ checkpoint(label: string): Promise<void>; close(): void }> {
+  const sock = createConnection(sim.socketPath, () => sock.write('"EventStream"\n'));
+  let buf = '';
+  let first = true;
+  let lastAt = Date.now();
+  await new Promise<void>((resolve, reject) => {
+    sock.on('error', reject);
+    sock.on('data', (c) => {
+      buf += c.toString('utf8');
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) !== -1) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        lastAt = Date.now();
+        if (first) {
+          first = false;
+          out.push({ kind: 'reply', label: 'simulator reply to EventStream (watcher)', json: line });
+          resolve();
+        } else out.push({ kind: 'event', label: `simulator event ${requestName(line)} (watcher)`, json: line, stream });
+      }
+    });
+  });
+  const checkpoint = async (label: string): Promise<void> => {
+    for (;;) {
+      while (Date.now() - lastAt < 150) await sleep(50);
+      const replies: WireLine[] = [];
+      await probe(sim, replies, 'Windows');
+      await probe(sim, replies, 'Workspaces');
+      if (Date.now() - lastAt < 150) continue; // something moved meanwhile: read again
+      for (const r of replies) if (r.kind === 'reply') out.push({ kind: 'state', label: `${label}: ${r.label.replace('simulator reply to probe ', '')} equals niri's reducer of the events`, json: r.json, stream });
+      return;
+    }
+  };
+  return { checkpoint, close: () => sock.destroy() };
 }
+
 
 /** Run the scripted scenario and return the recorded lines. */
 export async function produce(version: NiriSimVersion = '25.08'): Promise<WireLine[]> {
@@ -177,6 +214,8 @@ export async function produce(version: NiriSimVersion = '25.08'): Promise<WireLi
   await relay.listen();
   const niri = new NiriCompositor({ socketPath: relay.path, childEnv: { NIRI_SOCKET: relay.path } });
   const direct: WireLine[] = [];
+  const watched: WireLine[] = [];
+  const watcher = await watchStream(sim, watched, 'watcher');
   try {
     // every request kind the plugin sends, through the plugin's own code
     await niri.version();
@@ -198,14 +237,15 @@ export async function produce(version: NiriSimVersion = '25.08'): Promise<WireLi
     sim.setUrgent(Number(files.address), true);
     sim.setUrgent(Number(files.address), false);
     sim.setTitle(Number(notes.address), 'notes (edited)');
-    const launched = await niri.launch(`${shq(process.execPath)} ${shq(FAKE_CLIENT)} --title launched --app-id hypruse.check`, { timeoutMs: 5000, workspace: 'chat' });
+    const launched = await niri.launch(`${shq(process.execPath)} ${shq(FAKE_CLIENT)} --title launched --app-id hypruse.check`, { timeoutMs: scaledMs(5000), workspace: 'chat' });
     if (!launched.window) throw new Error(`scenario: launch found no window (${launched.note ?? ''})`);
     d = await niri.snapshot();
-    const outcome = await niri.closeWindow(launched.window.address, 3000);
+    const outcome = await niri.closeWindow(launched.window.address, scaledMs(3000));
     if (outcome.status !== 'closed') throw new Error(`scenario: the launched window did not close (${outcome.status})`);
     // a window on a hidden workspace, and one that ignores close
     const stubborn = sim.openWindow({ title: 'unsaved', appId: 'org.example.editor', pid: process.pid, workspace: 5, focus: false, ignoreClose: true });
     await niri.closeWindow(String(stubborn), 200);
+    await watcher.checkpoint('after the plugin scenario');
     sim.removeWindow(stubborn);
     await sleep(100);
 
@@ -229,13 +269,15 @@ export async function produce(version: NiriSimVersion = '25.08'): Promise<WireLi
     for (const w of [...sim.windows.keys()]) sim.removeWindow(w);
     await probe(sim, direct, 'FocusedWindow');
     await sleep(400); // let the spawned processes exit and their windows unmap
+    await watcher.checkpoint('at the end');
     sub.close();
   } finally {
+    watcher.close();
     await niri.dispose();
     await relay.close();
     await sim.stop();
   }
-  return [...relay.lines, ...direct, ...fixtureReplies()];
+  return [...relay.lines, ...direct, ...watched, ...fixtureReplies()];
 }
 
 function shq(s: string): string {
