@@ -3,7 +3,7 @@ import {
   HypruseError, NotFoundError, UsageError, defineTool, intersection, monitorAt, regionScale, type Rect, type Window,
 } from '@hypruse/core';
 import { findWindow, requirePosition, snapshot } from './common/desktop.js';
-import { assertCapturable, captureFrame, deliverFrame } from './common/image.js';
+import { assertCapturable, captureFrame, deliverFrame, toplevelIdOf } from './common/image.js';
 import { windowField } from './common/fields.js';
 
 /** "x,y,WxH" or grim's "x,y WxH"; negative origins allowed; sizes must be > 0. */
@@ -60,7 +60,7 @@ export const screenshotTool = defineTool({
       const w: Window = requirePosition(d, findWindow(d, args.window), 'a screenshot');
       assertCapturable(ctx, w);
       const scale = regionScale(d.monitors, w.geometry);
-      const { frame, stable } = await captureFrame(ctx, { kind: 'window', address: w.address, geometry: w.geometry, scale }, args.stable);
+      const { frame, stable } = await captureFrame(ctx, { kind: 'window', address: w.address, geometry: w.geometry, scale, ...toplevelIdOf(w) }, args.stable);
       assertCapturable(ctx, w, frame);
       const visible = w.visible && d.monitors.some((m) => intersection(m.geometry, w.geometry));
       ctx.session.observed.set(w.address, { ...w.geometry });

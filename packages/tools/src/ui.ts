@@ -4,7 +4,7 @@ import {
 } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, requirePosition, snapshot } from './common/desktop.js';
-import { assertCapturable, captureFrame, deliverFrame } from './common/image.js';
+import { assertCapturable, captureFrame, deliverFrame, toplevelIdOf } from './common/image.js';
 import { pickByName } from './common/match.js';
 import { sleep } from './common/pointer.js';
 import { loadMarks, readUi, saveMarks, uiJson, uiLine, type UiItem } from './common/ui-read.js';
@@ -52,7 +52,7 @@ export const marksTool = defineTool({
     const w = r.window;
     assertCapturable(ctx, w);
     const scale = regionScale(r.desktop.monitors, w.geometry);
-    const { frame, stable } = await captureFrame(ctx, { kind: 'window', address: w.address, geometry: w.geometry, scale }, true);
+    const { frame, stable } = await captureFrame(ctx, { kind: 'window', address: w.address, geometry: w.geometry, scale, ...toplevelIdOf(w) }, true);
     assertCapturable(ctx, w, frame);
     const marks = r.items.map((i, n) => {
       const p = globalToPixel(frame.geometry, frame.scale, { x: i.x, y: i.y });

@@ -18,6 +18,12 @@ export function assertCapturable(ctx: ToolContext, w: Window, frame?: Frame): vo
   });
 }
 
+/** The window's ext-foreign-toplevel identifier, when its compositor reports one (Hyprland's `stableId`). */
+export function toplevelIdOf(w: Window): { toplevelId?: string } {
+  const id = w.extra?.stableId;
+  return typeof id === 'string' && id ? { toplevelId: id } : {};
+}
+
 /** Capture; with `stable`, re-capture every 150 ms (≤2 s) until two frames are pixel-identical. */
 export async function captureFrame(ctx: ToolContext, target: CaptureTarget, stable: boolean): Promise<{ frame: Frame; stable?: boolean }> {
   const capture = ctx.services.get(Tokens.Capture);

@@ -106,10 +106,10 @@ export class GrimCapture implements Capture {
         const a = await this.detect(signal);
         if (a.toplevel) {
           try {
-            return await this.grab(['-T', target.address], target.geometry, target.scale, 'window', signal);
+            return await this.grab(['-T', target.toplevelId ?? target.address], target.geometry, target.scale, 'window', signal);
           } catch (e) {
             if (signal?.aborted || !(e instanceof HypruseError) || e.code !== 'error.capture') throw e;
-            this.logger?.warn(`grim -T ${target.address} failed (${e.message}); falling back to a screen crop of the window`);
+            this.logger?.warn(`grim -T ${target.toplevelId ?? target.address} failed (${e.message}); falling back to a screen crop of the window`);
           }
         }
         const g = grimGeometry(target.geometry);

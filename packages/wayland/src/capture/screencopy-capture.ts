@@ -33,6 +33,26 @@ interface Session {
   manager: number;
   managerVersion: number;
   outputs: Map<number, OutputInfo>;
+  /** hyprland_toplevel_export_manager_v1 (Hyprland): a window's own pixels, whatever covers it; 0 when not offered. */
+  toplevelExport: number;
+}
+
+/** One frame protocol: how to start a capture into `frame`, copy into a buffer, and which event opcodes mean what. */
+interface FrameProtocol {
+  iface: string;
+  label: string;
+  start(frame: number): void;
+  copy(frame: number, buffer: number): void;
+  destroyOp: number;
+  ev: { buffer: number; flags: number; ready: number; failed: number; bufferDone: number };
+  /** Only one buffer event and no buffer_done (wlr-screencopy v1/v2). */
+  singleOffer: boolean;
+}
+
+/** Hyprland's window handle: the low 32 bits of its `0x…` address, as the protocol's int. */
+export function toplevelHandle(address: string): number | null {
+  if (!/^0x[0-9a-fA-F]{1,16}$/.test(address)) return null;
+  return Number(BigInt(address) & 0xffffffffn) | 0;
 }
 
 let shmSeq = 0;
@@ -67,14 +87,15 @@ export class ScreencopyCapture implements Capture {
     const fb = await this.fallback.describe();
     try {
       const s = await this.connect();
-      return `wlr-screencopy v${s.managerVersion} in-process (wl_shm, fd passing via sendmsg) → sharp; regions across monitors and rotated outputs: ${fb}`;
+      const win = s.toplevelExport ? 'windows through hyprland_toplevel_export_manager_v1 (their own pixels); ' : '';
+      return `wlr-screencopy v${s.managerVersion} in-process (wl_shm, fd passing via sendmsg) → sharp; ${win}regions across monitors and rotated outputs: ${fb}`;
     } catch (e) {
       return `${fb}; in-process screencopy unavailable: ${e instanceof Error ? e.message : String(e)}`;
     }
   }
 
   async capture(target: CaptureTarget, signal?: AbortSignal): Promise<Frame> {
-    if (this.unavailable || target.kind === 'window') return this.fallback.capture(target, signal);
+    if (this.unavailable) return this.fallback.capture(target, signal);
     let session: Session;
     try {
       session = await this.connect(signal);
@@ -82,10 +103,11 @@ export class ScreencopyCapture implements Capture {
       if (e instanceof CancelledError) throw e;
       return this.fallback.capture(target, signal);
     }
+    if (target.kind === 'window') return this.captureWindow(session, target, signal);
     const plan = this.plan(session, target);
     if (!plan) return this.fallback.capture(target, signal);
     try {
-      const frame = await this.grab(session, plan.output, plan.local, plan.geometry, target.kind === 'output' ? 'output' : 'region', signal);
+      const frame = await this.grab(session, this.screencopy(session, plan.output, plan.local), plan.geometry, target.kind === 'output' ? 'output' : 'region', signal);
       // The compositor renders at the output's own scale; a caller asking for another scale gets grim's resampling instead.
       if (target.scale > 0 && Math.abs(frame.width - frame.geometry.width * target.scale) <= 1.01) return { ...frame, scale: target.scale };
       this.logger?.debug(`screencopy gave ${frame.width} px for ${frame.geometry.width} logical, not scale ${target.scale}; using the fallback`);
@@ -94,6 +116,37 @@ export class ScreencopyCapture implements Capture {
       if (e instanceof CancelledError || signal?.aborted) throw e instanceof CancelledError ? e : new CancelledError();
       this.logger?.warn(`in-process screencopy failed (${e instanceof Error ? e.message : String(e)}); using ${await this.fallback.describe()} for this capture`);
       this.drop(session);
+      return this.fallback.capture(target, signal);
+    }
+  }
+
+  /**
+   * A window's own pixels through hyprland_toplevel_export_manager_v1 (the
+   * compositor renders the toplevel alone, so a window covered by another, or
+   * on a hidden workspace, still yields its own content). Without that
+   * protocol, or when it fails, the fallback decides (grim).
+   */
+  private async captureWindow(session: Session, target: Extract<CaptureTarget, { kind: 'window' }>, signal?: AbortSignal): Promise<Frame> {
+    const handle = toplevelHandle(target.address);
+    if (!session.toplevelExport || handle === null) return this.fallback.capture(target, signal);
+    const { conn } = session;
+    const proto: FrameProtocol = {
+      iface: 'hyprland_toplevel_export_frame_v1',
+      label: `toplevel export of window ${target.address}`,
+      start: (frame) => conn.send(session.toplevelExport, 0, [arg.newId(frame), arg.int(0), arg.int(handle)]),
+      copy: (frame, buffer) => conn.send(frame, 0, [arg.object(buffer), arg.int(1)]),
+      destroyOp: 1,
+      ev: { buffer: 0, flags: 2, ready: 3, failed: 4, bufferDone: 6 },
+      singleOffer: false,
+    };
+    try {
+      const f = await this.grab(session, proto, target.geometry, 'window', signal);
+      // the buffer is the window at its monitor's scale: pixels per logical unit from the window's own width
+      return { ...f, scale: target.geometry.width > 0 ? f.width / target.geometry.width : f.scale, via: 'hyprland-toplevel-export' };
+    } catch (e) {
+      if (e instanceof CancelledError || signal?.aborted) throw e instanceof CancelledError ? e : new CancelledError();
+      this.logger?.warn(`toplevel export of ${target.address} failed (${e instanceof Error ? e.message : String(e)}); using ${await this.fallback.describe()}`);
+      if (conn.failure) this.drop(session);
       return this.fallback.capture(target, signal);
     }
   }
@@ -155,7 +208,7 @@ export class ScreencopyCapture implements Capture {
       if (!conn.fdPassing) throw permanent(`wl_shm buffers cannot be shared without file-descriptor passing (${fdPassingUnavailable() ?? 'the connection cannot pass fds'})`);
       // Our own registry: the connection's global map keeps one object per interface, and there can be many wl_outputs.
       const globals: Array<{ name: number; iface: string; version: number }> = [];
-      const session: Session = { conn, registry: 0, shm: 0, manager: 0, managerVersion: 0, outputs: new Map() };
+      const session: Session = { conn, registry: 0, shm: 0, manager: 0, managerVersion: 0, outputs: new Map(), toplevelExport: 0 };
       const bindOutput = (g: { name: number; version: number }, xdgManager: number) => {
         const info: OutputInfo = { id: 0, globalName: g.name, name: '', transform: 0, logical: { x: 0, y: 0, width: 0, height: 0 } };
         info.id = this.bind(session, g.name, 'wl_output', Math.min(g.version, 4), (op, a) => {
@@ -199,6 +252,8 @@ export class ScreencopyCapture implements Capture {
       session.managerVersion = Math.min(mgr.version, 3);
       session.manager = this.bind(session, mgr.name, 'zwlr_screencopy_manager_v1', session.managerVersion);
       xdgManager = this.bind(session, xdgm.name, 'zxdg_output_manager_v1', Math.min(xdgm.version, 3));
+      const exp = find('hyprland_toplevel_export_manager_v1');
+      if (exp) session.toplevelExport = this.bind(session, exp.name, 'hyprland_toplevel_export_manager_v1', 1);
       for (const g of globals.filter((x) => x.iface === 'wl_output')) bindOutput(g, xdgManager);
       await conn.roundtrip(signal);
       return session;
@@ -214,7 +269,24 @@ export class ScreencopyCapture implements Capture {
     return id;
   }
 
-  private async grab(s: Session, out: OutputInfo, local: Rect | undefined, geometry: Rect, source: Frame['source'], signal?: AbortSignal): Promise<Frame> {
+  /** wlr-screencopy of an output, or of a box inside it. */
+  private screencopy(s: Session, out: OutputInfo, local: Rect | undefined): FrameProtocol {
+    const { conn } = s;
+    return {
+      iface: 'zwlr_screencopy_frame_v1',
+      label: `screencopy of ${out.name}`,
+      start: (frame) =>
+        local
+          ? conn.send(s.manager, 1, [arg.newId(frame), arg.int(0), arg.object(out.id), arg.int(local.x), arg.int(local.y), arg.int(local.width), arg.int(local.height)])
+          : conn.send(s.manager, 0, [arg.newId(frame), arg.int(0), arg.object(out.id)]),
+      copy: (frame, buffer) => conn.send(frame, 0, [arg.object(buffer)]),
+      destroyOp: 1,
+      ev: { buffer: 0, flags: 1, ready: 2, failed: 3, bufferDone: 6 },
+      singleOffer: s.managerVersion < 3,
+    };
+  }
+
+  private async grab(s: Session, proto: FrameProtocol, geometry: Rect, source: Frame['source'], signal?: AbortSignal): Promise<Frame> {
     const { conn } = s;
     const dir = runtimeDir(this.env) ?? tmpdir();
     const cleanups: Array<() => void | Promise<void>> = [];
@@ -234,7 +306,7 @@ export class ScreencopyCapture implements Capture {
         };
         const onAbort = () => finish(() => reject(new CancelledError()));
         const timer = setTimeout(
-          () => finish(() => reject(new HypruseError('error.capture', `screencopy of ${out.name} did not complete within ${this.timeoutMs} ms`))),
+          () => finish(() => reject(new HypruseError('error.capture', `${proto.label} did not complete within ${this.timeoutMs} ms`, { data: { timeoutMs: this.timeoutMs } }))),
           this.timeoutMs,
         );
         if (signal?.aborted) return onAbort();
@@ -242,7 +314,7 @@ export class ScreencopyCapture implements Capture {
 
         const startCopy = async () => {
           chosen = offers.find((o) => channelOffsets(o.format) !== null);
-          if (!chosen) throw new HypruseError('error.capture', `screencopy offered no 32-bit RGB shm format (offered ${offers.map((o) => `0x${o.format.toString(16)}`).join(', ') || 'none'})`);
+          if (!chosen) throw new HypruseError('error.capture', `${proto.label} offered no 32-bit RGB shm format (offered ${offers.map((o) => `0x${o.format.toString(16)}`).join(', ') || 'none'})`);
           const size = chosen.stride * chosen.height;
           const path = join(dir, `hypruse-shm-${process.pid}-${shmSeq++}`);
           file = await open(path, 'w+', 0o600);
@@ -261,17 +333,17 @@ export class ScreencopyCapture implements Capture {
             }
           });
           if (done) return;
-          conn.send(frame, 0, [arg.object(buffer)]);
+          proto.copy(frame, buffer);
         };
         const kick = () => startCopy().catch((e: unknown) => finish(() => reject(e)));
 
-        const frame = conn.allocId('zwlr_screencopy_frame_v1', (op, a) => {
-          if (op === 0) {
+        const frame = conn.allocId(proto.iface, (op, a) => {
+          if (op === proto.ev.buffer) {
             offers.push({ format: a.uint(), width: a.uint(), height: a.uint(), stride: a.uint() });
-            if (s.managerVersion < 3) kick(); // v1/v2 send exactly one buffer event and no buffer_done
-          } else if (op === 1) {
+            if (proto.singleOffer) kick(); // wlr-screencopy v1/v2 send exactly one buffer event and no buffer_done
+          } else if (op === proto.ev.flags) {
             yInvert = (a.uint() & 1) === 1;
-          } else if (op === 2) {
+          } else if (op === proto.ev.ready) {
             const c = chosen!;
             const fh = file!;
             const data = Buffer.allocUnsafe(c.stride * c.height);
@@ -279,20 +351,16 @@ export class ScreencopyCapture implements Capture {
               () => finish(() => resolve({ data, ...c, yInvert })),
               (e: unknown) => finish(() => reject(e)),
             );
-          } else if (op === 3) {
-            finish(() => reject(new HypruseError('error.capture', `the compositor refused the screencopy of ${out.name} (failed event)`)));
-          } else if (op === 6) {
+          } else if (op === proto.ev.failed) {
+            finish(() => reject(new HypruseError('error.capture', `the compositor refused the ${proto.label} (failed event)`)));
+          } else if (op === proto.ev.bufferDone && !proto.singleOffer) {
             kick();
           }
         });
         cleanups.push(() => {
-          if (!conn.failure) conn.send(frame, 1);
+          if (!conn.failure) conn.send(frame, proto.destroyOp);
         });
-        if (local) {
-          conn.send(s.manager, 1, [arg.newId(frame), arg.int(0), arg.object(out.id), arg.int(local.x), arg.int(local.y), arg.int(local.width), arg.int(local.height)]);
-        } else {
-          conn.send(s.manager, 0, [arg.newId(frame), arg.int(0), arg.object(out.id)]);
-        }
+        proto.start(frame);
       });
       const rgb = shmToRgb(shm.data, shm.width, shm.height, shm.stride, shm.format, shm.yInvert);
       return { data: rgb, width: shm.width, height: shm.height, channels: 3, geometry, scale: shm.width / geometry.width, source, via: 'screencopy' };
