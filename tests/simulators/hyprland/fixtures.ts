@@ -104,6 +104,17 @@ export interface SimBind {
   description: string;
 }
 
+/**
+ * A workspace reference as 0.57 prints it (recorded): `{address, id, type,
+ * name}`; "no special workspace" is `{address: "", type: "", name: ""}`, with
+ * no id. Older versions: `{id, name}`.
+ */
+export function workspaceRef(v: HyprVersion, id: number, name: string): Record<string, unknown> {
+  if (v !== 'main') return { id, name };
+  if (id === 0) return { address: '', type: '', name: '' };
+  return { address: String(id), id, type: id < 0 ? 'special' : 'normal', name };
+}
+
 export function serializeMonitor(v: HyprVersion, m: SimMonitor, wsName: (id: number) => string): Record<string, unknown> {
   const o: Record<string, unknown> = {
     id: m.id,
@@ -123,8 +134,8 @@ export function serializeMonitor(v: HyprVersion, m: SimMonitor, wsName: (id: num
     refreshRate: m.refreshRate,
     x: m.x,
     y: m.y,
-    activeWorkspace: { id: m.activeWorkspace, name: wsName(m.activeWorkspace) },
-    specialWorkspace: { id: m.specialWorkspace, name: m.specialWorkspace ? wsName(m.specialWorkspace) : '' },
+    activeWorkspace: workspaceRef(v, m.activeWorkspace, wsName(m.activeWorkspace)),
+    specialWorkspace: workspaceRef(v, m.specialWorkspace, m.specialWorkspace ? wsName(m.specialWorkspace) : ''),
     reserved: [0, 0, 0, 0],
     scale: m.scale,
     transform: m.transform,
@@ -132,14 +143,30 @@ export function serializeMonitor(v: HyprVersion, m: SimMonitor, wsName: (id: num
     dpmsStatus: true,
     vrr: false,
     solitary: '0',
-    activelyTearing: false,
-    directScanoutTo: '0',
+  });
+  // 0.57 (recorded) interleaves the *BlockedBy lists with their fields
+  if (v === 'main') o.solitaryBlockedBy = ['WINDOWED', 'CANDIDATE'];
+  o.activelyTearing = false;
+  if (v === 'main') o.tearingBlockedBy = ['NOT_TORN', 'USER', 'CANDIDATE'];
+  o.directScanoutTo = '0';
+  if (v === 'main') o.directScanoutBlockedBy = ['USER', 'SW', 'CANDIDATE'];
+  Object.assign(o, {
     disabled: false,
     currentFormat: 'XRGB8888',
     mirrorOf: 'none',
     availableModes: [`${m.width}x${m.height}@${m.refreshRate.toFixed(2)}Hz`],
   });
-  if (v === '0.56' || v === 'main') {
+  if (v === 'main') {
+    Object.assign(o, {
+      colorManagementPreset: 'srgb',
+      sdrBrightness: 1,
+      sdrSaturation: 1,
+      sdrMinLuminance: 0.2,
+      sdrMaxLuminance: 80,
+      hardwareCursorsInUse: false,
+      hardwareDetails: { backend: 'drm', hdr: false, chroma: true, bt2020: false, vrrCapable: false },
+    });
+  } else if (v === '0.56') {
     Object.assign(o, {
       solitaryBlockedBy: [],
       tearingBlockedBy: [],
@@ -157,8 +184,7 @@ export function serializeMonitor(v: HyprVersion, m: SimMonitor, wsName: (id: num
 
 export function serializeWorkspace(v: HyprVersion, w: SimWorkspace, monitorId: number | null, windows: number, hasFullscreen: boolean, last: SimWindow | null): Record<string, unknown> {
   const o: Record<string, unknown> = {
-    id: w.id,
-    name: w.name,
+    ...workspaceRef(v, w.id, w.name),
     monitor: w.monitor || '?',
     monitorID: monitorId,
     windows,
@@ -181,7 +207,7 @@ export function serializeClient(v: HyprVersion, c: SimWindow, wsName: string, mo
   Object.assign(o, {
     at: c.at,
     size: c.size,
-    workspace: { id: c.workspace, name: wsName },
+    workspace: workspaceRef(v, c.workspace, wsName),
     floating: c.floating,
   });
   if (v === '0.50') o.pseudo = false;
@@ -199,8 +225,8 @@ export function serializeClient(v: HyprVersion, c: SimWindow, wsName: string, mo
   o.fullscreen = c.fullscreen;
   o.fullscreenClient = c.fullscreen;
   if (modern) {
-    o.fullscreenHandler = 0;
-    o.allowedOverFullscreen = false;
+    o.fullscreenHandler = v === 'main' ? 'default' : 0;
+    o.allowedOverFullscreen = v === 'main';
   }
   if (v === '0.54') o.overFullscreen = false;
   Object.assign(o, {

@@ -486,7 +486,9 @@ export class HyprlandSimulator {
       expr = parseLuaExpression(src);
     } catch (err) {
       if (!(err instanceof LuaSyntaxError)) throw err;
-      return `[string "${code.slice(0, 60)}"]:1: ${err.message}${src.includes('(') ? '' : LUA_NOTE}`;
+      // 0.57 (recorded): `error: 3 [string ...]` and the note after a blank line
+      const note = src.includes('(') ? '' : this.profile.version === 'main' ? `\n${LUA_NOTE.replace('\n', '\n ')}` : LUA_NOTE;
+      return `${this.profile.version === 'main' ? 'error: 3 ' : ''}[string "${code.slice(0, 60)}"]:1: ${err.message}${note}`;
     }
     if (typeof expr !== 'object' || expr === null || expr.kind !== 'call') return `bad argument #1 to 'dispatch' (dispatcher expected)${src.includes('(') ? '' : LUA_NOTE}`;
     return this.runLuaDispatcher(expr);
@@ -798,6 +800,11 @@ export class HyprlandSimulator {
     if (w.floating) this.setFloatingQuiet(w);
     this.layout(ws);
     const wsName = this.wsName(ws);
+    // 0.57 (recorded): the title arrives before the window maps
+    if (this.profile.version === 'main') {
+      this.emit('windowtitle', w.address.slice(2));
+      this.emit('windowtitlev2', `${w.address.slice(2)},${w.title}`);
+    }
     this.emit('openwindow', `${w.address.slice(2)},${wsName},${w.class},${w.title}`);
     if (!silent && this.isShown(ws)) this.setActive(w);
     return w;

@@ -32,7 +32,8 @@ describe('Hyprland simulator protocol', () => {
 
   it('Lua mode rejects legacy dispatch strings with the real syntax error and note', () => {
     const sim = new HyprlandSimulator({ version: 'main', processes: 'fake' });
-    expect(sim.handle('dispatch workspace 3')).toBe(`[string "return hl.dispatch(workspace 3)"]:1: ')' expected near '3'\n→ Note: dispatch in lua is a shorthand for hl.dispatch(...), your syntax might need to be updated.`);
+    // as recorded from real 0.57 (tests/simulators/recorded/hyprland-0.57/hyprctl-dispatch-legacy-exec.txt)
+    expect(sim.handle('dispatch workspace 3')).toBe(`error: 3 [string "return hl.dispatch(workspace 3)"]:1: ')' expected near '3'\n\n → Note: dispatch in lua is a shorthand for hl.dispatch(...), your syntax might need to be updated.`);
     expect(sim.handle('dispatch __lua 5')).toContain(`')' expected near '5'`);
     expect(sim.handle('dispatch hl.dsp.focus({ workspace = "3" })')).toBe('ok');
     expect(sim.handle('keyword general:border_size 2')).toBe('unknown request');
