@@ -38,12 +38,29 @@ fi
 
 WORK=/var/tmp/hypruse-niri-ipc-check.$$
 MOUNTED=""
+CHILD=""
 cleanup() {
+  # a signal lands here at once (the chroot runs in the background, see inroot): stop it first
+  if [ -n "$CHILD" ]; then
+    kill -TERM "-$CHILD" 2>/dev/null || true
+    wait "$CHILD" 2>/dev/null || true
+  fi
   for m in $MOUNTED; do umount -l "$ROOTFS$m" 2>/dev/null || true; done
   rm -rf "$ROOTFS$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
+
+# Run a command line in the rootfs, in its own process group, waited for in a
+# way a signal interrupts (so the traps above run at once, not after cargo).
+inroot() {
+  setsid chroot "$ROOTFS" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root CARGO_HOME="$WORK/.cargo-home" sh -c "$1" &
+  CHILD=$!
+  rc=0
+  wait "$CHILD" || rc=$?
+  CHILD=""
+  return $rc
+}
 
 mkdir -p "$ROOTFS$WORK"
 cp -r "$HERE/Cargo.toml" "$HERE/src" "$HERE/.cargo" "$ROOTFS$WORK/"
@@ -66,14 +83,11 @@ done
 
 crate=$(basename "$(ls -d "$ROOTFS"/usr/share/cargo/registry/niri-ipc-* | sort -V | tail -1)")
 echo "niri-ipc-check: building against Debian's $crate (offline)" >&2
-if ! chroot "$ROOTFS" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root CARGO_HOME="$WORK/.cargo-home" \
-  sh -c "cd '$WORK' && cargo build --offline --quiet" >&2; then
+if ! inroot "cd '$WORK' && cargo build --offline --quiet" >&2; then
   echo "niri-ipc-check: cargo build failed in $ROOTFS" >&2
   echo "0 passed, 1 failed"
   exit 1
 fi
-set +e
-chroot "$ROOTFS" /usr/bin/env -i PATH=/usr/bin:/bin sh -c "'$WORK/target/debug/niri-ipc-check' < '$WORK/lines.jsonl'"
-rc=$?
-set -e
+rc=0
+inroot "'$WORK/target/debug/niri-ipc-check' < '$WORK/lines.jsonl'" || rc=$?
 exit $rc
