@@ -22,6 +22,23 @@ export async function a11yBusAddress(env) {
   }
 }
 
+/** The AT-SPI bus name of the app with this pid. */
+export async function appBusName(address, pid) {
+  const busctl = async (...args) => JSON.parse((await run('busctl', ['--json=short', `--address=${address}`, ...args], { timeout: 10000 })).stdout).data;
+  const [apps] = await busctl('call', 'org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root', 'org.a11y.atspi.Accessible', 'GetChildren');
+  for (const [bus] of apps) {
+    const [p] = await busctl('call', 'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'GetConnectionUnixProcessID', 's', bus);
+    if (p === pid) return bus;
+  }
+  throw new Error(`no accessible app with pid ${pid}`);
+}
+
+/** One `busctl` process calling org.a11y.atspi.Cache.GetItems on the app: the floor of reading a tree. Returns the item count. */
+export async function busctlGetItems(address, bus) {
+  const { stdout } = await run('busctl', ['--json=short', `--address=${address}`, 'call', bus, '/org/a11y/atspi/cache', 'org.a11y.atspi.Cache', 'GetItems'], { timeout: 10000, maxBuffer: 1 << 26 });
+  return JSON.parse(stdout).data[0].length;
+}
+
 /** Walk the first window of the app with this pid; returns { nodes, calls }. */
 export async function busctlWalk(address, pid) {
   let calls = 0;

@@ -3,10 +3,11 @@
  * `npm run bench`: brings up a private headless desktop (its own
  * HYPRUSE_DESKTOP_DIR, never the shared one), runs the benchmark suite
  * (tests/bench/suite.ts) against it, prints the table and writes
- * bench-results.md (repo root, git-ignored) and the generated section of
- * docs/benchmarks.md, then tears the desktop down, also on Ctrl-C.
+ * bench-results.md (repo root, git-ignored) and, with --write-docs only, the
+ * generated section of docs/benchmarks.md, then tears the desktop down, also
+ * on Ctrl-C. With --check it exits 1 when a target is missed.
  *
- *   npm run bench [-- --runs 15 --busctl-runs 1 --keep-desktop]
+ *   npm run bench [-- --runs 15 --busctl-runs 5 --write-docs --check --keep-desktop]
  *   HYPRUSE_BENCH_DESKTOP_DIR=DIR npm run bench    (use/keep that desktop instead of a fresh private one)
  */
 import { execFileSync, spawn } from 'node:child_process';

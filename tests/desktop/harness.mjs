@@ -21,7 +21,8 @@ import {
   readdirSync, renameSync, rmSync, writeFileSync,
 } from 'node:fs';
 import { userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const IS_ROOT = process.getuid() === 0;
 const DESK_USER_AS_ROOT = process.env.HYPRUSE_DESKTOP_USER || 'hypruse-desk';
@@ -43,6 +44,8 @@ const FIXTURES = {
   'zenity-question': { cmd: 'zenity', args: ['--question', '--title=hypruse question', '--text=Proceed?'] },
   'widget-factory': { cmd: 'gtk3-widget-factory', args: [] },
   foot: { cmd: 'foot', args: [] },
+  // one big button printing a line per registered click; `-- gtk3|gtk4|qt5` picks the toolkit
+  'click-counter': { cmd: '/usr/bin/python3', args: [join(dirname(fileURLToPath(import.meta.url)), 'click-counter.py')] },
 };
 
 class HarnessError extends Error {}

@@ -110,10 +110,9 @@ export const pointerTool = defineTool({
   async handle(args, ctx) {
     const p = await plan(args, ctx);
     const pointer = ctx.services.get(Tokens.Input);
-    if (p.from) {
-      await positionPointer(ctx, p.from);
-      if (args.action !== 'move') await sleep(20, ctx.signal);
-    }
+    // the cursor move is confirmed by the compositor (IPC reply, or a Wayland round trip on the
+    // device's own connection) before the press goes out, in order: no settle in between
+    if (p.from) await positionPointer(ctx, p.from);
     if (args.action === 'click') await pointer.click(args.button, args.double ? 2 : 1, ctx.signal);
     else if (args.action === 'scroll') await pointer.scroll(args.scroll_dx, args.scroll_dy, ctx.signal);
     else if (args.action === 'drag') {

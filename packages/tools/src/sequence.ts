@@ -14,7 +14,8 @@ import { waitForTool } from './wait-for.js';
 const STEP_TOOLS = { pointer: pointerTool, keyboard: keyboardTool, click_ui: clickUiTool, hypr: wmTool, wm: wmTool, wait_for: waitForTool } as const;
 type Op = keyof typeof STEP_TOOLS;
 
-const SETTLE_MS = 200;
+/** The longest a settle waits for the desktop to fall quiet (events that keep coming end it). */
+const SETTLE_CAP_MS = 200;
 const LAYER_STRUCTURAL = /rofi|wofi|fuzzel|walker|anyrun|tofi|ulauncher|bemenu|launcher|lock|wvkbd|squeekboard|keyboard/i;
 
 /** Structural events stop a sequence; focus, title, notification and bar changes do not. */
@@ -61,12 +62,18 @@ function excused(step: Step, e: DesktopEvent, window: string | null): boolean {
   return false;
 }
 
-/** The events of the next `ms`, filled in by the model; a resync becomes what a fresh snapshot shows changed. */
-async function drain(sub: EventSubscription, watch: Watch, ms: number, signal: AbortSignal): Promise<DesktopEvent[]> {
+/**
+ * Settle after a step, driven by events rather than a fixed wait: one compositor round trip (what
+ * the step made the compositor do has been processed and its events sent), then collect events
+ * until none arrived for `quietMs`, at most SETTLE_CAP_MS after the round trip. Events are filled
+ * in by the model; a resync becomes what a fresh snapshot shows changed.
+ */
+async function settle(sub: EventSubscription, watch: Watch, comp: Compositor, quietMs: number, signal: AbortSignal): Promise<DesktopEvent[]> {
+  await comp.snapshot(signal).catch(() => undefined);
   const out: DesktopEvent[] = [];
-  const end = Date.now() + ms;
+  const end = Date.now() + SETTLE_CAP_MS;
   for (;;) {
-    const left = end - Date.now();
+    const left = Math.min(quietMs, end - Date.now());
     if (left <= 0) break;
     const e = await sub.next(left, signal);
     if (!e) break;
@@ -152,7 +159,7 @@ export const sequenceTool = defineTool({
           break;
         }
         if (sub && i > 0) {
-          backlog = await drain(sub, watch, SETTLE_MS, ctx.signal);
+          backlog = await settle(sub, watch, comp, ctx.config.sequence.quietMs, ctx.signal);
           const next = step.op === 'wait_for' ? (step.args.event as WaitEvent) : null;
           const surprise = backlog.filter((e) => isStructural(e) && !excused(steps[i - 1], e, prevWindow) && e.type !== next);
           if (surprise.length) {
@@ -187,7 +194,7 @@ export const sequenceTool = defineTool({
         }
       }
       if (sub && !stopped) {
-        const tail = await drain(sub, watch, SETTLE_MS, ctx.signal);
+        const tail = await settle(sub, watch, comp, ctx.config.sequence.quietMs, ctx.signal);
         const surprise = tail.filter((e) => isStructural(e) && !excused(steps[steps.length - 1], e, prevWindow));
         if (surprise.length) report.push(`note: desktop changed (${surprise.map(describeEvent).join(', ')}) after the last step`);
       }

@@ -86,6 +86,26 @@ interface Target {
   mark?: number;
 }
 
+/** How long the read-back waits for a checkable or valued control to show the click's effect. */
+const READ_BACK_MS = 60;
+
+/**
+ * The clicked control's state after the click: read at once; a control with a checked state or a
+ * numeric value is read again (every 10 ms, at most READ_BACK_MS) until the app shows a change, since the
+ * app may answer AT-SPI before it has handled the click. Null when the control is gone.
+ */
+async function readBack(ctx: ToolContext, item: UiItem) {
+  const a11y = ctx.services.get(Tokens.Accessibility);
+  const end = Date.now() + READ_BACK_MS;
+  let now = await a11y.refresh(item.ref, ctx.signal);
+  const watch = item.checked !== undefined || typeof item.value === 'number';
+  while (now && watch && Date.now() < end && now.checked === item.checked && now.value?.current === item.value) {
+    await sleep(10, ctx.signal);
+    now = await a11y.refresh(item.ref, ctx.signal);
+  }
+  return now;
+}
+
 /** The target resolved by intent(), keyed by the call's parsed arguments (the same object reaches handle()). */
 const resolved = new WeakMap<object, Target>();
 
@@ -142,15 +162,14 @@ export const clickUiTool = defineTool({
   },
   async handle(args, ctx) {
     const t = resolved.get(args) ?? (await resolveTarget(args, ctx));
+    // the compositor answers once the focus is done: no fixed wait before the click
     await compositorOf(ctx).focusWindow(t.window);
-    await sleep(50, ctx.signal);
     await ctx.invoke('pointer', { action: 'click', x: t.x, y: t.y, button: args.button, double: args.double, allow_auth: args.allow_auth, confirm: args.confirm });
     let state = '';
     const data: Record<string, unknown> = { clicked: { role: t.role, name: t.name, x: t.x, y: t.y, window: t.window, ...(t.mark ? { mark: t.mark } : {}) } };
     if (t.item && ctx.services.has(Tokens.Accessibility)) {
       try {
-        await sleep(60, ctx.signal);
-        const now = await ctx.services.get(Tokens.Accessibility).refresh(t.item.ref, ctx.signal);
+        const now = await readBack(ctx, t.item);
         if (!now) state = '; the control is gone now (its window may have closed)';
         else {
           const bits = [now.checked !== undefined ? (now.checked ? 'checked' : 'unchecked') : '', now.value?.current !== undefined ? `value ${now.value.current}` : '', now.states.includes('focused') ? 'focused' : ''].filter(Boolean);

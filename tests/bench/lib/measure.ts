@@ -39,3 +39,45 @@ export async function measure(
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * `ours` and `base` measured interleaved (ours, base, ours, base, ...), not back to back, so load
+ * that drifts during the run lands on both alike: `warmup` untimed rounds of each, then `runs`
+ * timed runs of ours and `baseRuns` of base. The order alternates every round.
+ */
+export async function measurePair(
+  ours: (i: number) => Promise<unknown>,
+  base: ((i: number) => Promise<unknown>) | null,
+  opts: { runs: number; baseRuns?: number; warmup?: number },
+): Promise<{ ours: Stats; base: Stats | null; baseError?: Error }> {
+  const warm = opts.warmup ?? 2;
+  const baseRuns = base ? (opts.baseRuns ?? opts.runs) : 0;
+  let baseError: Error | undefined;
+  const timed = async (fn: (i: number) => Promise<unknown>, i: number, out: number[]) => {
+    const t0 = performance.now();
+    await fn(i);
+    out.push(performance.now() - t0);
+  };
+  const a: number[] = [];
+  const b: number[] = [];
+  const runBase = async (i: number, out: number[] | null) => {
+    if (!base || baseError) return;
+    try {
+      if (out) await timed(base, i, out);
+      else await base(i);
+    } catch (e) {
+      baseError = e as Error;
+    }
+  };
+  for (let i = 0; i < warm; i++) {
+    await ours(-1 - i);
+    await runBase(-1 - i, null);
+  }
+  for (let i = 0; i < Math.max(opts.runs, baseRuns); i++) {
+    const first = i % 2 === 0;
+    if (!first && i < baseRuns) await runBase(i, b);
+    if (i < opts.runs) await timed(ours, i, a);
+    if (first && i < baseRuns) await runBase(i, b);
+  }
+  return { ours: stats(a), base: base && !baseError ? stats(b) : null, baseError };
+}

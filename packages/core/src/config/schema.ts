@@ -85,6 +85,13 @@ export const ConfigSchema = z
       .object({
         maxSteps: z.number().int().min(1).max(200).default(30),
         maxSeconds: z.number().min(1).max(600).default(60),
+        quietMs: z
+          .number()
+          .int()
+          .min(0)
+          .max(1000)
+          .default(40)
+          .describe('Settle after each step: one compositor round trip, then wait until no desktop event arrived for this long (ms; at most 200 ms in all) before checking for unexpected changes.'),
       })
       .prefault({})
       .describe('Limits of the sequence tool.'),
