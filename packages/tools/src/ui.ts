@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  NotFoundError, Tokens, UsageError, defineTool, globalToPixel, regionScale, result, type ToolContext,
+  NotFoundError, Tokens, UsageError, defineTool, globalToPixel, regionScale, result, type EventSubscription, type ToolContext,
 } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, requirePosition, snapshot } from './common/desktop.js';
@@ -98,12 +98,31 @@ async function readBack(ctx: ToolContext, item: UiItem) {
   const a11y = ctx.services.get(Tokens.Accessibility);
   const end = Date.now() + READ_BACK_MS;
   let now = await a11y.refresh(item.ref, ctx.signal);
-  const watch = item.checked !== undefined || typeof item.value === 'number';
+  const watch = watchesState(item);
   while (now && watch && Date.now() < end && now.checked === item.checked && now.value?.current === item.value) {
     await sleep(10, ctx.signal);
     now = await a11y.refresh(item.ref, ctx.signal);
   }
   return now;
+}
+
+function watchesState(item: UiItem): boolean {
+  return item.checked !== undefined || typeof item.value === 'number';
+}
+
+/**
+ * After clicking a control without a state (OK, Close), the effect to wait for is its window
+ * closing: true as soon as the compositor reports it, false after `ms` without it.
+ */
+async function windowClosed(sub: EventSubscription, window: string, ms: number, signal: AbortSignal): Promise<boolean> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const left = end - Date.now();
+    if (left <= 0) return false;
+    const e = await sub.next(left, signal);
+    if (!e) return false;
+    if (e.type === 'window_close' && e.address === window) return true;
+  }
 }
 
 /** The target resolved by intent(), keyed by the call's parsed arguments (the same object reaches handle()). */
@@ -162,11 +181,19 @@ export const clickUiTool = defineTool({
   },
   async handle(args, ctx) {
     const t = resolved.get(args) ?? (await resolveTarget(args, ctx));
-    // the compositor answers once the focus is done: no fixed wait before the click
-    await compositorOf(ctx).focusWindow(t.window);
-    await ctx.invoke('pointer', { action: 'click', x: t.x, y: t.y, button: args.button, double: args.double, allow_auth: args.allow_auth, confirm: args.confirm });
+    const comp = compositorOf(ctx);
+    // a control without a state to watch (a push button) may close its window: listen from before the click
+    const closeWatch = t.item && !watchesState(t.item) && comp.capabilities.has('events') ? await comp.subscribe().catch(() => null) : null;
     let state = '';
     const data: Record<string, unknown> = { clicked: { role: t.role, name: t.name, x: t.x, y: t.y, window: t.window, ...(t.mark ? { mark: t.mark } : {}) } };
+    try {
+      // the compositor answers once the focus is done: no fixed wait before the click
+      await comp.focusWindow(t.window);
+      await ctx.invoke('pointer', { action: 'click', x: t.x, y: t.y, button: args.button, double: args.double, allow_auth: args.allow_auth, confirm: args.confirm });
+      if (closeWatch) await windowClosed(closeWatch, t.window, READ_BACK_MS, ctx.signal);
+    } finally {
+      closeWatch?.close();
+    }
     if (t.item && ctx.services.has(Tokens.Accessibility)) {
       try {
         const now = await readBack(ctx, t.item);
