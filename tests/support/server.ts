@@ -19,7 +19,15 @@ export async function startServer(env: Record<string, string>, extra: Record<str
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN],
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: 'C.UTF-8', ...env, ...extra },
+    // the server under test follows the run's time policy (npm test measures HYPRUSE_TIME_SCALE from the load)
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/root',
+      LANG: 'C.UTF-8',
+      ...(process.env.HYPRUSE_TIME_SCALE ? { HYPRUSE_TIME_SCALE: process.env.HYPRUSE_TIME_SCALE } : {}),
+      ...env,
+      ...extra,
+    },
     stderr: 'pipe',
   });
   const client = new Client({ name: 'hypruse-e2e', version: '1' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  NotFoundError, Tokens, UsageError, defineTool, globalToPixel, regionScale, result, type EventSubscription, type ToolContext,
+  NotFoundError, Tokens, UsageError, defineTool, globalToPixel, regionScale, result, scaledMs, type EventSubscription, type ToolContext,
 } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, requirePosition, snapshot } from './common/desktop.js';
@@ -86,7 +86,7 @@ interface Target {
   mark?: number;
 }
 
-/** How long the read-back waits for a checkable or valued control to show the click's effect. */
+/** How long the read-back waits for a control to show the click's effect (scaled by the time policy). */
 const READ_BACK_MS = 60;
 
 /**
@@ -96,7 +96,7 @@ const READ_BACK_MS = 60;
  */
 async function readBack(ctx: ToolContext, item: UiItem) {
   const a11y = ctx.services.get(Tokens.Accessibility);
-  const end = Date.now() + READ_BACK_MS;
+  const end = Date.now() + scaledMs(READ_BACK_MS, ctx.env);
   let now = await a11y.refresh(item.ref, ctx.signal);
   const watch = watchesState(item);
   while (now && watch && Date.now() < end && now.checked === item.checked && now.value?.current === item.value) {
@@ -190,7 +190,7 @@ export const clickUiTool = defineTool({
       // the compositor answers once the focus is done: no fixed wait before the click
       await comp.focusWindow(t.window);
       await ctx.invoke('pointer', { action: 'click', x: t.x, y: t.y, button: args.button, double: args.double, allow_auth: args.allow_auth, confirm: args.confirm });
-      if (closeWatch) await windowClosed(closeWatch, t.window, READ_BACK_MS, ctx.signal);
+      if (closeWatch) await windowClosed(closeWatch, t.window, scaledMs(READ_BACK_MS, ctx.env), ctx.signal);
     } finally {
       closeWatch?.close();
     }
