@@ -3,15 +3,16 @@
 // text (zenity prints it) and refuses digest text up front; `hypruse stop`
 // ends a running verb through its beacon. The CLI runs from sources, as a
 // separate process with an explicit environment.
-import { execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HypruseConfig } from '@hypruse/core';
 import { createSession, type Session } from 'hypruse';
 import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
-import { entryLauncher } from '../support/tools.js';
+import { alive, entryLauncher } from '../support/tools.js';
+import { startServer } from '../support/server.js';
 
 const desk = await requireDesktop();
 const RUN = Math.random().toString(36).slice(2, 8);
@@ -129,23 +130,49 @@ describe.skipIf(!desk)('journal, replay and stop on the real desktop', () => {
     await waitFor(() => readFileSync(out, 'utf8').trim() === 'again ✓again ✓', 15000, 'zenity printed the text typed twice');
   });
 
-  it('hypruse stop ends a running verb through its beacon (and Waybar saw it active)', async () => {
+  it('hypruse stop ends every hypruse process of the seat, an MCP server and a running verb, through their beacons (and Waybar saw them)', async () => {
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...desk!.env };
-    const beacon = join(desk!.env.XDG_RUNTIME_DIR, 'hypruse', 'state.json');
+    const beacons = join(desk!.env.XDG_RUNTIME_DIR, 'hypruse', 'beacons');
+    const beaconOf = (pid: number | null | undefined) => {
+      try {
+        return JSON.parse(readFileSync(join(beacons, `${pid}.json`), 'utf8')) as Record<string, any>;
+      } catch {
+        return null;
+      }
+    };
+    // the sessions of the tests above run inside this test process, which has a beacon too: stop would end it with the rest
+    for (const s of sessions.splice(0)) await s.dispose();
+    rmSync(join(beacons, `${process.pid}.json`), { force: true });
+    const server = await startServer(desk!.env);
+    const serverPid = server.pid!;
+    await server.call('desktop', {}); // a server that has served a call, then idles
     const child = spawn(process.execPath, [...NODE_ARGS, 'wait_for', 'window_open', `never-${RUN}`, '--timeout-s', '30'], { env, cwd: ROOT, stdio: 'ignore' });
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    await waitFor(() => existsSync(beacon) && JSON.parse(readFileSync(beacon, 'utf8')).pid === child.pid && JSON.parse(readFileSync(beacon, 'utf8')).state === 'active', 15000, 'the verb wrote its beacon');
+    await waitFor(() => beaconOf(child.pid)?.state === 'active', 15000, 'the verb wrote its beacon');
+    // a beacon left by a process that is gone is ignored, and cleaned
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(join(beacons, `${dead}.json`), JSON.stringify({ v: 1, pid: dead, started: 1, state: 'active', tool: 'x', action: 'x', since: 1, mode: {} }));
+    expect(beaconOf(serverPid)).toMatchObject({ pid: serverPid, state: 'idle', mode: { source: 'mcp' } });
     const bar = await new Promise<string>((resolve, reject) =>
       execFile(join(ROOT, 'contrib/waybar/hypruse-status.sh'), { env, encoding: 'utf8', timeout: 5000 }, (err, out) => (err ? reject(err) : resolve(out))));
-    expect(JSON.parse(bar)).toMatchObject({ class: 'active', tooltip: expect.stringContaining('wait_for:window_open') });
+    const shown = JSON.parse(bar);
+    expect(shown).toMatchObject({ class: 'active', tooltip: expect.stringContaining('wait_for:window_open') });
+    expect(shown.tooltip).toContain(`pid ${serverPid} (mcp)`);
 
     const t0 = Date.now();
     const stop = await cli(['stop'], desk!.env);
     expect(stop.code, stop.stderr).toBe(0);
-    expect(stop.stdout).toBe(`stopped hypruse (pid ${child.pid}) while it was running wait_for:window_open\n`);
+    const lines = stop.stdout.trim().split('\n');
+    expect(lines).toEqual(expect.arrayContaining([
+      `stopped hypruse (pid ${child.pid}, cli) while it was running wait_for:window_open`,
+      `stopped hypruse (pid ${serverPid}, mcp)`,
+      `(removed 1 stale beacon of pid ${dead})`,
+    ]));
+    expect(lines).toHaveLength(3);
     expect(await exited).not.toBeNull();
+    await waitFor(() => !alive(serverPid), 5000, 'the server to exit');
     expect(Date.now() - t0).toBeLessThan(5000);
-    expect(existsSync(beacon)).toBe(false);
+    for (const pid of [child.pid, serverPid, dead]) expect(existsSync(join(beacons, `${pid}.json`))).toBe(false);
     const none = await cli(['stop'], desk!.env);
     expect(none.stdout).toBe('no active hypruse session\n');
     const idle = await new Promise<string>((resolve) => execFile(join(ROOT, 'contrib/waybar/hypruse-status.sh'), { env, encoding: 'utf8' }, (_e, out) => resolve(out)));

@@ -10,11 +10,13 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 const asked: string[] = [];
 import type { HypruseConfig } from '@hypruse/core';
 import { fakeSession, type FakeSession } from '../support/fake-session.js';
+import { ANNOTATIONS, hints } from '../support/annotations.js';
 
 process.env.XDG_RUNTIME_DIR = mkdtempSync(join(tmpdir(), 'hypruse-mcp-'));
 
 const EXPECTED_TOOLS = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'binds', 'wait_for', 'click_ui', 'pointer', 'keyboard', 'wm', 'launch', 'use_bind', 'sequence'];
 const OBSERVE = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'binds', 'wait_for'];
+
 
 let session: FakeSession | null = null;
 afterEach(async () => { await session?.dispose(); session = null; });
@@ -44,9 +46,14 @@ describe('MCP adapter over a real client', () => {
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.outputSchema?.type).toBe('object');
-      expect(t.annotations?.readOnlyHint).toBe(OBSERVE.includes(t.name));
-      if (OBSERVE.includes(t.name)) expect(t.annotations?.destructiveHint).toBe(false);
+      // a real schema, not an open object: declared fields, nothing undeclared
+      expect(JSON.stringify(t.outputSchema), t.name).toMatch(/"properties":\{"[a-z_]+"/);
+      expect(JSON.stringify(t.outputSchema), t.name).toMatch(/"additionalProperties":(false|\{"type":\[)/);
+      expect(JSON.stringify(t.outputSchema), t.name).not.toContain('"additionalProperties":true');
+      expect(hints(t.annotations), t.name).toEqual(ANNOTATIONS[t.name]);
     }
+    // acting tools also list the dry-run shape
+    expect(JSON.stringify(tools.find((t) => t.name === 'keyboard')!.outputSchema)).toContain('"dry_run"');
     const pointer = tools.find((t) => t.name === 'pointer')!;
     expect(Object.keys(pointer.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['action', 'x', 'y', 'button', 'then', 'allow_auth']));
     expect(client.getInstructions()).toContain('desktop');
@@ -122,6 +129,19 @@ describe('MCP adapter over a real client', () => {
   it('opt-in clipboard is listed only when enabled', async () => {
     const { client } = await connect({ clipboard: true });
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('clipboard');
+  });
+
+  it('a result that does not match its output schema is an error, never shipped as structuredContent', async () => {
+    const { client, session } = await connect();
+    const real = session.pipeline.call.bind(session.pipeline);
+    session.pipeline.call = async (name, args, o) => {
+      const r = await real(name, args, o);
+      return name === 'desktop' ? { ...r, data: { ...r.data, surprise: 'undeclared' } } : r;
+    };
+    const r = await client.callTool({ name: 'desktop', arguments: {} });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toBeUndefined();
+    expect((r.content as Text[])[0].text).toMatch(/^error: hypruse bug: the desktop result does not match its output schema \(.*surprise/);
   });
 
   it('returns compact text plus structuredContent', async () => {

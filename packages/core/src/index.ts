@@ -12,8 +12,9 @@ export type {
   Accessibility, A11yElement, A11yValue, A11yWindowQuery, A11yReadOptions, A11yReadResult,
 } from './contracts/accessibility.js';
 export type { Clipboard, ClipboardContent } from './contracts/clipboard.js';
-export type { ToolKind, Intent, ToolContext, ToolServices, ToolDefinition, AnyTool } from './contracts/tool.js';
-export { defineTool } from './contracts/tool.js';
+export type { ToolKind, ToolEffect, ToolSpec, Intent, ToolContext, ToolServices, ToolDefinition, AnyTool } from './contracts/tool.js';
+export { defineTool, kindOf } from './contracts/tool.js';
+export { fact, isFact, factRegistry } from './contracts/facts.js';
 export type { TrustCall, TrustLayer, Next } from './contracts/trust.js';
 export { TRUST_ORDER } from './contracts/trust.js';
 export type { HyprusePlugin, PluginContext } from './contracts/plugin.js';

@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { HypruseError, NotFoundError, defineTool, result, type Bind } from '@hypruse/core';
+import { HypruseError, NotFoundError, defineTool, fact, result, type Bind } from '@hypruse/core';
 import { thenField } from './common/fields.js';
 import { compositorOf, requireCapability } from './common/desktop.js';
+
+const bindFacts = { combo: fact(z.string()), action: fact(z.string()), arg: fact(z.string()) };
+const bindsOutput = z.strictObject({ binds: z.array(z.strictObject({ ...bindFacts, description: z.string().optional(), submap: fact(z.string()).optional() })) });
+const useBindOutput = z.strictObject(bindFacts);
 
 const norm = (s: string) => s.toUpperCase().replace(/\s+/g, '');
 
@@ -12,10 +16,11 @@ function bindLine(b: Bind): string {
 export const bindsTool = defineTool({
   name: 'binds',
   title: 'Key bindings',
-  kind: 'observe',
+  effect: 'observe',
   description: "The person's own compositor key bindings, decoded (combo, action, argument, mode). Run one with use_bind: synthetic keys cannot trigger them.",
   readonlyDescription: "The person's own compositor key bindings, decoded (combo, action, argument, mode).",
   input: z.object({}).strict(),
+  output: bindsOutput,
   async handle(_a, ctx) {
     requireCapability(ctx, 'binds', 'listing key bindings');
     const binds = await compositorOf(ctx).binds();
@@ -28,9 +33,10 @@ export const bindsTool = defineTool({
 export const useBindTool = defineTool({
   name: 'use_bind',
   title: 'Run a key binding',
-  kind: 'act',
+  effect: 'destructive',
   description: "Run one of the person's compositor key bindings by its combo (as listed by binds), through the compositor: the only way to trigger compositor bindings.",
-  input: z.object({ combo: z.string().min(1).max(100).describe('The combo as listed by binds, e.g. "SUPER+Return".'), then: thenField }).strict(),
+  input: z.object({ combo: fact(z.string().min(1).max(100).describe('The combo as listed by binds, e.g. "SUPER+Return".')), then: thenField }).strict(),
+  output: useBindOutput,
   cli: { positional: ['combo'] },
   async intent(args, ctx) {
     requireCapability(ctx, 'bind.run', 'running key bindings');

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { NotFoundError, Tokens, UsageError, defineTool, result } from '@hypruse/core';
+import { NotFoundError, Tokens, UsageError, defineTool, fact, result } from '@hypruse/core';
 
 export const clipboardTool = defineTool({
   name: 'clipboard',
   title: 'Clipboard',
-  kind: 'act',
-  destructive: true,
+  effect: 'destructive',
   optIn: 'clipboard',
   description: 'Read or write the clipboard as text (opt-in). Non-text content is named, not returned; reads are capped at 100000 characters.',
   input: z
@@ -14,6 +13,11 @@ export const clipboardTool = defineTool({
       text: z.string().max(1_000_000).refine((t) => !/\p{Cs}/u.test(t), 'text contains a lone surrogate (broken UTF-16)').default('').describe('Text to copy (write).'),
     })
     .strict(),
+  output: z.union([
+    z.strictObject({ action: z.literal('write'), chars: z.number() }),
+    z.strictObject({ action: z.literal('read'), kind: z.literal('binary'), mime: z.array(fact(z.string())), bytes: z.number() }),
+    z.strictObject({ action: z.literal('read'), kind: z.literal('text'), text: z.string(), truncated: z.boolean(), chars: z.number() }),
+  ]),
   cli: { positional: ['action', 'text'], stdinField: 'text' },
   intent(args) {
     if (args.action === 'write' && !args.text) throw new UsageError('write needs text');

@@ -1,6 +1,24 @@
 import { z } from 'zod';
-import { defineTool, result, type Desktop } from '@hypruse/core';
+import { defineTool, fact, result, type Desktop } from '@hypruse/core';
 import { snapshot } from './common/desktop.js';
+import { address, className, pair, rect4, wsId } from './common/output.js';
+
+export const desktopOutput = z.strictObject({
+  compositor: fact(z.string()),
+  monitors: z.array(z.strictObject({ name: fact(z.string()), geometry: rect4, scale: z.number(), focused: z.boolean(), active_workspace: wsId, transform: z.number().optional() })),
+  workspaces: z.array(z.strictObject({ id: wsId, name: fact(z.string()), monitor: fact(z.string()).nullable(), windows: z.number(), visible: z.boolean(), special: z.literal(true).optional() })),
+  windows: z.array(
+    z.strictObject({
+      address, workspace: wsId, class: className, title: z.string(), at: pair, size: pair, floating: z.boolean(), pid: z.number().nullable(),
+      fullscreen: z.literal(true).optional(), hidden: z.literal(true).optional(), urgent: z.literal(true).optional(),
+    }),
+  ),
+  active_window: address.nullable(),
+  cursor: pair.nullable(),
+  cursor_source: z.enum(['compositor', 'hypruse']).optional(),
+  layers: z.array(z.strictObject({ namespace: fact(z.string()), kind: z.enum(['launcher', 'lock', 'osk', 'notification', 'bar', 'background', 'other']), level: z.enum(['background', 'bottom', 'top', 'overlay']), monitor: fact(z.string()).nullable(), geometry: rect4 })).optional(),
+  layers_supported: z.literal(false).optional(),
+});
 
 const id = (v: string | null): string | number | null => (v !== null && /^-?\d+$/.test(v) ? Number(v) : v);
 
@@ -70,10 +88,11 @@ export function desktopLines(d: Desktop): string[] {
 export const desktopTool = defineTool({
   name: 'desktop',
   title: 'Desktop state',
-  kind: 'observe',
+  effect: 'observe',
   description:
     'One-call desktop state: monitors (logical geometry, scale), workspaces, windows (address, class, title, geometry, workspace, floating, fullscreen, pid), the active window, the cursor and layer surfaces. Call it first; use window addresses with the other tools.',
   input: z.object({}).strict(),
+  output: desktopOutput,
   async handle(_args, ctx) {
     const d = await snapshot(ctx);
     for (const w of d.windows) ctx.session.observed.set(w.address, { ...w.geometry });

@@ -1,14 +1,20 @@
 import { z } from 'zod';
-import { TrustError, Tokens, UsageError, defineTool, parseCombo, result, type KeyCombo, type ToolContext } from '@hypruse/core';
+import { TrustError, Tokens, UsageError, defineTool, fact, parseCombo, result, type KeyCombo, type ToolContext } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, snapshot } from './common/desktop.js';
 import { sleep } from './common/pointer.js';
+import { address } from './common/output.js';
+
+const keyboardOutput = z.union([
+  z.strictObject({ action: z.literal('key'), keys: fact(z.string()), window: address.nullable() }),
+  z.strictObject({ action: z.literal('type'), chars: z.number(), window: address.nullable(), verified: z.boolean().nullable(), field: z.string().optional() }),
+]);
 
 const input = z
   .object({
     action: z.enum(['type', 'key']).describe('type: enter text; key: press a combination'),
     text: z.string().max(20000, 'type at most 20000 characters per call').refine((t) => !/\p{Cs}/u.test(t), 'text contains a lone surrogate (broken UTF-16), which cannot be typed').default('').describe('Text to type (unicode-safe). "-" on the command line reads stdin.'),
-    keys: z.string().max(100).default('').describe('Combination such as "ctrl+s", "Return", "alt+F4", "shift+Tab".'),
+    keys: fact(z.string().max(100)).default('').describe('Combination such as "ctrl+s", "Return", "alt+F4", "shift+Tab".'),
     window: windowField.describe('Focus this window first (recommended on a shared seat).'),
     then: thenField,
     allow_auth: allowAuthField,
@@ -65,10 +71,11 @@ async function refuseCompositorBind(ctx: ToolContext, combo: KeyCombo): Promise<
 export const keyboardTool = defineTool({
   name: 'keyboard',
   title: 'Keyboard',
-  kind: 'act',
+  effect: 'destructive',
   description:
     'Type text (any unicode, any layout) or press a key combination into the focused window, or into `window` after focusing it (recommended on a shared seat). Typing is verified by reading the field back over accessibility when possible. Compositor bindings (super+...) cannot be triggered this way: use binds + use_bind.',
   input,
+  output: keyboardOutput,
   cli: { positional: ['action', 'text'], positionalFor: { key: ['action', 'keys'] }, stdinField: 'text', examples: ['hypruse keyboard type "hello" --window 42', 'echo hi | hypruse keyboard type -', 'hypruse keyboard key ctrl+s'] },
   async intent(args, ctx) {
     const combo = check(args);

@@ -1,27 +1,33 @@
 import { z } from 'zod';
-import { NotFoundError, defineTool, result } from '@hypruse/core';
+import { NotFoundError, defineTool, fact, result } from '@hypruse/core';
 import { workspaceField } from './common/fields.js';
 import { compositorOf, requireCapability } from './common/desktop.js';
+import { address, className } from './common/output.js';
+
+const launchOutput = z.strictObject({ address, class: className, title: z.string(), workspace: fact(z.string()).nullable(), pid: z.number().nullable(), note: fact(z.string()).optional() });
 
 export const launchTool = defineTool({
   name: 'launch',
   title: 'Launch an application',
-  kind: 'act',
+  effect: 'open_world',
   description:
     'Start an application and wait for the window of that process (not any window); optionally on a workspace (single-instance apps that open elsewhere are moved there). Returns the window address, class, title and workspace.',
   input: z
     .object({
-      command: z
-        .string()
-        .min(1, 'name a command')
-        .max(4096)
-        .refine((s) => !/[\x00]/.test(s), 'the command contains a NUL byte')
-        .refine((s) => !/\p{Cs}/u.test(s), 'the command contains a lone surrogate (broken UTF-16)')
-        .describe('Shell command line, e.g. "foot" or "zenity --entry".'),
+      command: fact(
+        z
+          .string()
+          .min(1, 'name a command')
+          .max(4096)
+          .refine((s) => !/[\x00]/.test(s), 'the command contains a NUL byte')
+          .refine((s) => !/\p{Cs}/u.test(s), 'the command contains a lone surrogate (broken UTF-16)')
+          .describe('Shell command line, e.g. "foot" or "zenity --entry".'),
+      ),
       workspace: workspaceField.optional(),
       wait_s: z.number().finite().default(8).describe('Seconds to wait for the window, clamped to 1..30.'),
     })
     .strict(),
+  output: launchOutput,
   cli: { positional: ['command'], examples: ['hypruse launch foot --workspace 2', 'hypruse launch -- zenity --entry --text Name?'] },
   intent(args, ctx) {
     requireCapability(ctx, 'launch', 'launch');

@@ -3,6 +3,7 @@ import { Tokens, UsageError, defineTool, layoutBounds, monitorAt, result, type P
 import { allowAuthField, confirmField, coordField, thenField, windowField } from './common/fields.js';
 import { lastCursor, moveHeldPointer, positionPointer, sleep } from './common/pointer.js';
 import { snapshot } from './common/desktop.js';
+import { pair } from './common/output.js';
 
 const BUTTONS = ['left', 'right', 'middle', 'back', 'forward'] as const;
 
@@ -83,10 +84,11 @@ async function plan(args: Args, ctx: ToolContext): Promise<Plan> {
 export const pointerTool = defineTool({
   name: 'pointer',
   title: 'Pointer',
-  kind: 'act',
+  effect: 'destructive',
   description:
     'Move, click, drag or scroll the real pointer at global logical coordinates (from desktop, ui, or a screenshot via global = geometry[:2] + pixel / scale). Without x,y, click and scroll act at the current cursor. Prefer click_ui when the control has a name.',
   input,
+  output: z.strictObject({ action: z.enum(['move', 'click', 'drag', 'scroll']), cursor: pair.nullable() }),
   cli: { positional: ['action', 'x', 'y'], examples: ['hypruse pointer click 812 433', 'hypruse pointer scroll --scroll-dy 3', 'hypruse pointer drag 100 200 --to-x 300 --to-y 200'] },
   async intent(args, ctx) {
     const p = await plan(args, ctx);

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import {
-  HypruseError, NotFoundError, UsageError, defineTool, intersection, monitorAt, regionScale, type Rect, type Window,
+  HypruseError, NotFoundError, UsageError, defineTool, fact, intersection, monitorAt, regionScale, type Rect, type Window,
 } from '@hypruse/core';
 import { findWindow, requirePosition, snapshot } from './common/desktop.js';
 import { assertCapturable, captureFrame, deliverFrame, toplevelIdOf } from './common/image.js';
 import { windowField } from './common/fields.js';
+import { imageMeta } from './common/output.js';
 
 /** "x,y,WxH" or grim's "x,y WxH"; negative origins allowed; sizes must be > 0. */
 export function parseRegion(s: string): Rect {
@@ -30,7 +31,7 @@ const scaleField = z
 export const screenshotTool = defineTool({
   name: 'screenshot',
   title: 'Screenshot',
-  kind: 'observe',
+  effect: 'observe',
   description:
     'Capture the focused monitor, a window (address or "active") or a region "x,y,WxH" at native resolution. Returns the image (or a file path) with metadata: global = geometry[:2] + image_pixel / scale. Prefer ui/click_ui when the app exposes controls; use this for apps without an accessibility tree.',
   readonlyDescription:
@@ -38,13 +39,14 @@ export const screenshotTool = defineTool({
   input: z
     .object({
       window: windowField,
-      region: z.string().max(64).default('').describe('Region "x,y,WxH" in global logical coordinates.'),
-      monitor: z.string().max(64).default('').describe('Monitor name (default: the focused monitor).'),
+      region: fact(z.string().max(64)).default('').describe('Region "x,y,WxH" in global logical coordinates.'),
+      monitor: fact(z.string().max(64)).default('').describe('Monitor name (default: the focused monitor).'),
       scale: scaleField,
       stable: z.boolean().default(false).describe('Re-capture until two frames match (up to 2 s), for animations.'),
       lossless: z.boolean().default(false).describe('PNG instead of JPEG.'),
     })
     .strict(),
+  output: imageMeta,
   cli: { positional: [] },
   async handle(args, ctx) {
     const targets = [args.window, args.region, args.monitor].filter(Boolean).length;
@@ -86,7 +88,7 @@ export const screenshotTool = defineTool({
 export const zoomTool = defineTool({
   name: 'zoom',
   title: 'Zoom',
-  kind: 'observe',
+  effect: 'observe',
   description:
     'Native-resolution close-up around a global point (x, y), default 480x360 logical, kept inside the monitor (or the given window). Use it to refine a click estimate from a screenshot.',
   readonlyDescription: 'Native-resolution close-up around a global point (x, y), default 480x360 logical, kept inside the monitor (or the given window). Use it to read small details.',
@@ -94,12 +96,13 @@ export const zoomTool = defineTool({
     .object({
       x: z.number().finite().describe('Global logical x of the point of interest.'),
       y: z.number().finite().describe('Global logical y of the point of interest.'),
-      size: z.string().max(16).default('480x360').describe('Box size "WxH" in logical pixels.'),
+      size: fact(z.string().max(16)).default('480x360').describe('Box size "WxH" in logical pixels.'),
       window: windowField,
       stable: z.boolean().default(false).describe('Re-capture until two frames match.'),
       lossless: z.boolean().default(false).describe('PNG instead of JPEG.'),
     })
     .strict(),
+  output: imageMeta,
   cli: { positional: ['x', 'y'] },
   async handle(args, ctx) {
     const size = parseSize(args.size);

@@ -111,7 +111,7 @@ const stepSchema = z
 export const sequenceTool = defineTool({
   name: 'sequence',
   title: 'Run a short plan',
-  kind: 'act',
+  effect: 'destructive',
   description:
     'Run ordered steps ({op: pointer|keyboard|click_ui|hypr|wait_for, ...that tool\'s arguments}) in one call, every guard applying per step; stops the moment the desktop changes structurally in a way a step did not intend (a window opens, closes, moves, a workspace changes), with a per-step report and a final observation (then, default desktop). Focus changes and notifications are ignored; give keyboard steps a window.',
   input: z
@@ -121,6 +121,7 @@ export const sequenceTool = defineTool({
       then: thenField.default('desktop'),
     })
     .strict(),
+  output: z.strictObject({ ran: z.number(), steps: z.array(z.string()).describe('One report line per step.') }),
   cli: { examples: ['hypruse sequence --steps \'[{"op":"keyboard","action":"type","text":"hi","window":"42"},{"op":"click_ui","name":"OK","window":"42"}]\''] },
   intent(args, ctx) {
     const steps = validateSteps(args.steps, ctx);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  NotFoundError, Tokens, UsageError, defineTool, globalToPixel, regionScale, result, scaledMs, type EventSubscription, type ToolContext,
+  NotFoundError, Tokens, UsageError, defineTool, fact, globalToPixel, regionScale, result, scaledMs, type EventSubscription, type ToolContext,
 } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, requirePosition, snapshot } from './common/desktop.js';
@@ -8,11 +8,25 @@ import { assertCapturable, captureFrame, deliverFrame, toplevelIdOf } from './co
 import { pickByName } from './common/match.js';
 import { sleep } from './common/pointer.js';
 import { loadMarks, readUi, saveMarks, uiJson, uiLine, type UiItem } from './common/ui-read.js';
+import { address, className, imageMetaShape, uiElement } from './common/output.js';
+
+const uiOutput = z.strictObject({ window: address, class: className, truncated: z.boolean(), elements: z.array(uiElement) });
+const marksOutput = z.strictObject({ ...imageMetaShape, legend: z.array(uiElement.extend({ mark: z.number() })), hint: fact(z.string()) });
+const clickUiOutput = z.strictObject({
+  clicked: z.strictObject({ role: fact(z.string()), name: fact(z.string()), x: z.number(), y: z.number(), window: address, mark: z.number().optional() }),
+  state: z
+    .strictObject({
+      states: z.array(fact(z.string())),
+      checked: z.boolean().nullable(),
+      value: z.strictObject({ text: z.string().optional(), current: z.number().optional(), min: z.number().optional(), max: z.number().optional(), percent: z.number().optional() }).nullable(),
+    })
+    .optional(),
+});
 
 export const uiTool = defineTool({
   name: 'ui',
   title: 'Accessibility tree',
-  kind: 'observe',
+  effect: 'observe',
   description:
     "A window's controls over accessibility (AT-SPI): role, name, global click point and current values (field text, slider value and percent, checked state; password fields are never read). Use it before any screenshot; click one with click_ui. `name` filters.",
   readonlyDescription: "A window's controls over accessibility (AT-SPI): role, name, global point and current values (field text, slider value and percent, checked state; password fields are never read). `name` filters.",
@@ -23,6 +37,7 @@ export const uiTool = defineTool({
       actionable: z.boolean().default(true).describe('Only named, actionable controls (false: every element with a box).'),
     })
     .strict(),
+  output: uiOutput,
   cli: { positional: ['window'] },
   async handle(args, ctx) {
     const r = await readUi(ctx, args.window, args.name, args.actionable);
@@ -41,10 +56,11 @@ export const uiTool = defineTool({
 export const marksTool = defineTool({
   name: 'marks',
   title: 'Numbered marks',
-  kind: 'observe',
+  effect: 'observe',
   description: 'Capture a window with every listed control drawn as a numbered mark, plus a legend. Then click_ui with mark=N clicks that control (also from a later CLI call).',
   readonlyDescription: 'Capture a window with every listed control drawn as a numbered mark, plus a legend whose numbers match the marks.',
   input: z.object({ window: windowField, name: z.string().max(200).default('').describe('Only controls whose name contains this.') }).strict(),
+  output: marksOutput,
   cli: { positional: ['window'] },
   async handle(args, ctx) {
     const r = await readUi(ctx, args.window, args.name, true);
@@ -157,12 +173,12 @@ async function resolveTarget(args: { name: string; mark: number; window: string;
 export const clickUiTool = defineTool({
   name: 'click_ui',
   title: 'Click a control by name',
-  kind: 'act',
+  effect: 'destructive',
   description:
     "Click a control by its accessible name (exact before substring; case, accents and whitespace ignored) or by the number from marks, through the real pointer. An ambiguous name returns the candidates and clicks nothing: call again with index. Reports the control's new state.",
   input: z
     .object({
-      name: z.string().max(200).default('').describe('Accessible name of the control (from ui).'),
+      name: fact(z.string().max(200)).default('').describe('Accessible name of the control (from ui).'),
       mark: z.number().int().min(0).max(10000).default(0).describe('Mark number from marks (0 = unset).'),
       window: windowField,
       index: z.number().int().min(-1).max(1000).default(-1).describe('Pick this candidate (0-based) when the name is ambiguous.'),
@@ -173,6 +189,7 @@ export const clickUiTool = defineTool({
       confirm: confirmField,
     })
     .strict(),
+  output: clickUiOutput,
   cli: { positional: ['name'] },
   async intent(args, ctx) {
     const t = await resolveTarget(args, ctx);

@@ -7,10 +7,15 @@ import { compositorOf, requireCapability } from './common/desktop.js';
 
 export { WAIT_EVENTS, alreadyHolds, eventMatches, type WaitEvent };
 
+/** The event that ended the wait, flattened (`event` = its type), or the condition that already held. */
+const waitOutput = z
+  .object({ event: z.enum(WAIT_EVENTS), already: z.literal(true).optional() })
+  .catchall(z.union([z.string(), z.number(), z.boolean(), z.null()]));
+
 export const waitForTool = defineTool({
   name: 'wait_for',
   title: 'Wait for a desktop event',
-  kind: 'observe',
+  effect: 'observe',
   description:
     'Block until a compositor event happens instead of sleeping: window_open, window_close, workspace, title_change, layer_open, layer_close, urgent, screencast. `match` filters (workspace: exact name; others: case-insensitive text of address, class, title, namespace; window_close matches the class and title the window had; window_open also fires when the matching title of a new window arrives after it opened). Answers already: true when a filtered condition already holds (a matching window is already open or already gone, the workspace is already active, the layer is already open). Timeout is exit 4.',
   input: z
@@ -20,6 +25,7 @@ export const waitForTool = defineTool({
       timeout_s: z.number().finite().default(10).describe('Seconds, clamped to 1..60.'),
     })
     .strict(),
+  output: waitOutput,
   cli: { positional: ['event', 'match'] },
   async handle(args, ctx) {
     requireCapability(ctx, 'events', 'waiting for events');

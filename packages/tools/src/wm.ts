@@ -1,7 +1,16 @@
 import { z } from 'zod';
-import { UsageError, defineTool, result, scaledMs } from '@hypruse/core';
+import { UsageError, defineTool, fact, result, scaledMs } from '@hypruse/core';
 import { thenField, windowField, workspaceField } from './common/fields.js';
 import { compositorOf, findWindow, requireCapability, snapshot } from './common/desktop.js';
+import { address } from './common/output.js';
+
+const ws = fact(z.string());
+const wmOutput = z.union([
+  z.strictObject({ action: z.literal('workspace'), workspace: ws }),
+  z.strictObject({ action: z.enum(['focus_window', 'fullscreen', 'toggle_floating']), window: address }),
+  z.strictObject({ action: z.literal('move_window'), window: address, workspace: ws }),
+  z.strictObject({ action: z.literal('close_window'), window: address, status: z.enum(['closed', 'still_open', 'unconfirmed']) }),
+]);
 
 const ACTIONS = ['workspace', 'focus_window', 'move_window', 'close_window', 'fullscreen', 'toggle_floating'] as const;
 
@@ -29,10 +38,11 @@ export const wmTool = defineTool({
   name: 'hypr',
   nameFor: (id) => (id === null || id === 'hyprland' ? 'hypr' : 'wm'),
   title: 'Window management',
-  kind: 'act',
+  effect: 'destructive',
   description:
     'Window and workspace management through the compositor: workspace (switch), focus_window, move_window (silently, to a workspace), close_window (waits for the close; says when the app is prompting instead), fullscreen, toggle_floating. Targets are window addresses from desktop.',
   input,
+  output: wmOutput,
   cli: { positional: ['action', 'target'], examples: ['hypruse hypr workspace --workspace 2', 'hypruse wm close_window 42'] },
   async intent(args, ctx) {
     check(args);

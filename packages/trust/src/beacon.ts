@@ -1,4 +1,4 @@
-import { readFileSync, unlinkSync } from 'node:fs';
+import { readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TRUST_ORDER, runtimeDir, type HypruseConfig, type TrustLayer } from '@hypruse/core';
@@ -25,8 +25,14 @@ export function beaconDir(env: NodeJS.ProcessEnv = process.env): string {
   return rt ? join(rt, 'hypruse') : `/tmp/hypruse-${process.getuid?.() ?? 'user'}`;
 }
 
-export function beaconPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(beaconDir(env), 'state.json');
+/** The folder of beacons: one file per hypruse process, `<pid>.json`. */
+export function beaconsDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(beaconDir(env), 'beacons');
+}
+
+/** The beacon of one process (this one by default). */
+export function beaconPath(env: NodeJS.ProcessEnv = process.env, pid = process.pid): string {
+  return join(beaconsDir(env), `${pid}.json`);
 }
 
 /** Keep an action label safe for a status bar: `[A-Za-z0-9:_.-]`, 64 characters (arguments flow in before validation). */
@@ -50,10 +56,86 @@ export function readBeacon(path = beaconPath()): Beacon | null | 'unreadable' {
   }
 }
 
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Is this pid a hypruse process (not one that reused a dead hypruse's pid)? null when it cannot be told. */
+export function isHypruseProcess(pid: number): boolean | null {
+  try {
+    return /hypruse/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' '));
+  } catch {
+    return null;
+  }
+}
+
+export interface LiveBeacons {
+  /** Beacons of running hypruse processes, oldest process first. */
+  live: Array<Beacon & { path: string }>;
+  /** Beacons left by processes that are gone (or whose pid now belongs to another program): removed. */
+  stale: number[];
+  /** Files in the folder that are not beacons. */
+  unreadable: string[];
+}
+
 /**
- * The beacon of this process: written atomically (temp file + rename, writes
- * queued in order), removed when the process exits if it is still ours.
- * Writing never blocks or fails an action (warns once).
+ * Every beacon of this seat's runtime dir: live ones returned, stale ones
+ * (dead pid, or a pid reused by a program that is not hypruse) removed.
+ */
+export function readBeacons(env: NodeJS.ProcessEnv = process.env): LiveBeacons {
+  const dir = beaconsDir(env);
+  const out: LiveBeacons = { live: [], stale: [], unreadable: [] };
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const m = /^(\d+)\.json$/.exec(name);
+    if (!m) continue;
+    const path = join(dir, name);
+    const b = readBeacon(path);
+    if (b === null) continue;
+    if (b === 'unreadable' || b.pid !== Number(m[1])) {
+      // a torn or foreign file named by a pid: judge it by that pid
+      const pid = Number(m[1]);
+      if (!pidAlive(pid) || isHypruseProcess(pid) === false) {
+        removeQuietly(path);
+        out.stale.push(pid);
+      } else out.unreadable.push(path);
+      continue;
+    }
+    if (!pidAlive(b.pid) || isHypruseProcess(b.pid) === false) {
+      removeQuietly(path);
+      out.stale.push(b.pid);
+      continue;
+    }
+    out.live.push({ ...b, path });
+  }
+  out.live.sort((a, b) => a.started - b.started || a.pid - b.pid);
+  return out;
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    /* gone already */
+  }
+}
+
+/**
+ * The beacon of this process, its own file (`beacons/<pid>.json`), so a
+ * server and any number of shell verbs are each visible to `hypruse stop`
+ * and a status bar: written atomically (temp file + rename, writes queued in
+ * order), removed when the process exits. Writing never blocks or fails an
+ * action (warns once).
  */
 export class BeaconWriter {
   /** Calls running now, in start order (concurrent observations run beside an action). */
@@ -130,25 +212,15 @@ export class BeaconWriter {
 
   /** Remove the beacon if it is ours (synchronous: safe in an exit handler). */
   removeSync(): void {
-    try {
-      unlinkSync(`${this.path}.${process.pid}.tmp`);
-    } catch {
-      /* no temp file */
-    }
+    removeQuietly(`${this.path}.${process.pid}.tmp`);
     const b = readBeacon(this.path);
-    if (b && b !== 'unreadable' && b.pid === process.pid) {
-      try {
-        unlinkSync(this.path);
-      } catch {
-        /* already gone */
-      }
-    }
+    if (b && b !== 'unreadable' && b.pid === process.pid) removeQuietly(this.path);
   }
 }
 
 const writers = new Map<string, BeaconWriter>();
 
-/** The beacon writer of this process for the current runtime dir. */
+/** The beacon writer of this process for the runtime dir of `env`. */
 export function beaconWriter(env: NodeJS.ProcessEnv = process.env): BeaconWriter {
   const p = beaconPath(env);
   let w = writers.get(p);

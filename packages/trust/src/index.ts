@@ -15,7 +15,7 @@ export { dangerousLayer, dangerousMatch, dangerousWords } from './layers/dangero
 export { markLayer, installMarkRule, OWNED_TAG } from './layers/mark.js';
 export { dryRunLayer } from './layers/dry-run.js';
 export {
-  beaconLayer, createBeaconLayer, BeaconWriter, beaconWriter, beaconPath, beaconDir, readBeacon, safeLabel, type Beacon,
+  beaconLayer, createBeaconLayer, BeaconWriter, beaconWriter, beaconPath, beaconDir, beaconsDir, readBeacon, readBeacons, isHypruseProcess, safeLabel, type Beacon, type LiveBeacons,
 } from './beacon.js';
 export { systemLockProbe, LOCKER_NAMES, type LockProbe } from './lock-probe.js';
 export { isAuthClass, isAuthLayer, isAuthWindow, AUTH_CLASSES } from './auth-match.js';
@@ -23,6 +23,7 @@ export { Journal, journalFor, journalMode, journalSessionStart, journalSessionSt
 export { JournalFile } from './journal/journal-file.js';
 export { defaultJournalPath, resolveJournalPath } from './journal/paths.js';
 export { redactArgs, digestText, isRedacted, hasRedacted, type RedactedText } from './journal/redact.js';
+export { redactBySchema, redactUnknown, scrubText, type Redaction } from './journal/redact-schema.js';
 export { JOURNAL_VERSION, head, type JournalRecord, type JournalKind, type JournalOutcome, type JournalMode } from './journal/record.js';
 
 /** Registers every built-in trust layer into the session container. */

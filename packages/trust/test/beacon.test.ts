@@ -1,15 +1,40 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BeaconWriter, beaconPath, createBeaconLayer, readBeacon, safeLabel } from '../src/index.js';
+import { BeaconWriter, beaconPath, createBeaconLayer, readBeacon, readBeacons, safeLabel } from '../src/index.js';
 import { fakeCall } from './fakes.js';
 
 const tmp = () => join(mkdtempSync(join(tmpdir(), 'hypruse-beacon-')), 'hypruse', 'state.json');
 
 describe('beacon', () => {
-  it('lives at $XDG_RUNTIME_DIR/hypruse/state.json', () => {
-    expect(beaconPath({ XDG_RUNTIME_DIR: '/run/user/7' })).toBe('/run/user/7/hypruse/state.json');
+  it('one per process, at $XDG_RUNTIME_DIR/hypruse/beacons/<pid>.json', () => {
+    expect(beaconPath({ XDG_RUNTIME_DIR: '/run/user/7' })).toBe(`/run/user/7/hypruse/beacons/${process.pid}.json`);
+    expect(beaconPath({ XDG_RUNTIME_DIR: '/run/user/7' }, 42)).toBe('/run/user/7/hypruse/beacons/42.json');
+  });
+
+  it('readBeacons lists the live ones and removes those of dead pids and of pids now run by other programs', async () => {
+    const rt = mkdtempSync(join(tmpdir(), 'hypruse-beacons-'));
+    const env = { XDG_RUNTIME_DIR: rt };
+    const mine = new BeaconWriter(beaconPath(env));
+    mine.announce(fakeCall().config, 'mcp');
+    await mine.flush();
+    const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid!; // a pid that has exited
+    writeFileSync(beaconPath(env, dead), JSON.stringify({ v: 1, pid: dead, started: 1, state: 'active', tool: 'x', action: 'x', since: 1, mode: {} }));
+    const shell = spawn('sleep', ['30']); // alive, but not hypruse
+    writeFileSync(beaconPath(env, shell.pid!), JSON.stringify({ v: 1, pid: shell.pid, started: 2, state: 'idle', tool: '', action: '', since: 1, mode: {} }));
+    writeFileSync(join(rt, 'hypruse', 'beacons', `${dead}.json.123.tmp`), 'junk');
+    try {
+      const r = readBeacons(env);
+      // vitest's worker runs as node .../vitest: its cmdline does not say hypruse, so only the dead pid and the sleep are judged here
+      expect(r.stale.sort()).toEqual([dead, shell.pid].sort());
+      expect(existsSync(beaconPath(env, dead))).toBe(false);
+      expect(existsSync(beaconPath(env, shell.pid!))).toBe(false);
+    } finally {
+      shell.kill();
+      mine.removeSync();
+    }
   });
 
   it('is active with the tool and action while a call runs, idle after, 0600, and removed only by its owner', async () => {

@@ -92,6 +92,7 @@ export interface CallOptions {
   parent?: TrustCall | null;
   source?: 'mcp' | 'cli' | 'replay';
   session?: TrustCall['session'];
+  definition?: TrustCall['definition'];
 }
 
 export function config(over: Partial<HypruseConfig> = {}): HypruseConfig {
@@ -112,6 +113,7 @@ export function fakeCall(o: CallOptions = {}): TrustCall {
     kind: o.kind ?? 'act',
     args: o.rawArgs ?? {},
     rawArgs: o.rawArgs ?? {},
+    definition: o.definition,
     intent: typeof intent === 'function' ? intent : async () => (intent === undefined ? null : intent),
     config: config(o.config),
     session: o.session ?? newSession(),

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync, mkdirSync, chmodSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HypruseError, TrustError, composeLayers, type TrustLayer } from '@hypruse/core';
+import { z } from 'zod';
+import { HypruseError, TrustError, composeLayers, defineTool, fact, result, type TrustLayer } from '@hypruse/core';
 import {
   Journal, JournalFile, defaultJournalPath, digestText, journalLayer, journalSessionStart, journalSessionStop, readJournal, redactArgs,
   resolveJournalPath, summarize, summaryLine, type JournalRecord,
@@ -108,21 +109,56 @@ describe('journal layer', () => {
   const runJ = (layers: TrustLayer[], call: ReturnType<typeof fakeCall>, handler = async () => ({ text: ['typed 5 characters into 0xa'] })) =>
     composeLayers([journalLayer, ...layers], handler)(call);
 
-  it('records an act with redacted text, outcome, duration and the result headline (with layer notes)', async () => {
-    const call = fakeCall({ tool: 'keyboard', rawArgs: { action: 'type', text: 'hello' }, config: cfg(), source: 'cli' });
+  const typing = defineTool({
+    name: 'keyboard', title: 'k', description: 'k', kind: 'act',
+    input: z.object({ action: z.enum(['type', 'key']), text: z.string().default(''), window: fact(z.string()).default(''), steps: z.array(z.object({ op: z.enum(['keyboard']) }).catchall(z.unknown())).default([]) }).strict(),
+    output: z.strictObject({ action: z.literal('type'), chars: z.number(), window: fact(z.string()), verified: z.boolean(), field: z.string().optional() }),
+    async handle() { return result('x').build(); },
+  });
+  const mismatch = async () => ({ text: ['typed 5 characters into 0xa; WARNING: the field now holds "hello there"'], data: { action: 'type', chars: 5, window: '0xa', verified: false, field: 'hello there' } });
+
+  it('text off: arguments and result data along their schemas (facts kept, text digested), no headline, notes kept', async () => {
+    const call = fakeCall({ tool: 'keyboard', definition: typing, rawArgs: { action: 'type', text: 'hello', window: '0xa' }, config: cfg(), source: 'cli' });
     const noter: TrustLayer = { name: 'n', order: 50, async handle(c, next) { c.notes.push('NOTE: hi'); return next(); } };
-    await runJ([noter], call);
+    await runJ([noter], call, mismatch);
     const [r] = lines(join(dir, 'j.ndjson'));
-    expect(r).toMatchObject({ v: 1, kind: 'act', tool: 'keyboard', outcome: 'ok', result: 'typed 5 characters into 0xa; NOTE: hi', source: 'cli' });
-    expect(r.args).toEqual({ action: 'type', text: { redacted: true, chars: 5, sha256: digestText('hello').sha256 } });
+    expect(r).toMatchObject({ v: 1, kind: 'act', tool: 'keyboard', outcome: 'ok', notes: ['NOTE: hi'], source: 'cli' });
+    expect(r.result).toBeUndefined();
+    expect(r.args).toEqual({ action: 'type', text: { redacted: true, chars: 5, sha256: digestText('hello').sha256 }, window: '0xa' });
+    expect(r.facts).toEqual({ action: 'type', chars: 5, window: '0xa', verified: false, field: digestText('hello there') });
+    expect(readFileSync(join(dir, 'j.ndjson'), 'utf8')).not.toMatch(/hello/);
     expect(r.ts).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(typeof r.ms).toBe('number');
     expect(r.seq).toBe(1);
   });
 
-  it('records text verbatim with journal.text', async () => {
-    await runJ([], fakeCall({ tool: 'keyboard', rawArgs: { text: 'hello' }, config: cfg(true) }));
-    expect(lines(join(dir, 'j.ndjson'))[0].args).toEqual({ text: 'hello' });
+  it('text off: a string outside a fact or a closed set is text, whatever its field (no schema, unknown keys, a value off the enum, step arguments)', async () => {
+    await runJ([], fakeCall({ tool: 'keyboard', rawArgs: { action: 'type', text: 'hello' }, config: cfg() }));
+    await runJ([], fakeCall({ tool: 'keyboard', definition: typing, rawArgs: { action: 'hello typed here', window: 'not an address? hello', extra: 'hello', steps: [{ op: 'keyboard', action: 'type', text: 'hello' }] }, config: cfg() }));
+    const [a, b] = lines(join(dir, 'j.ndjson'));
+    expect(a.args).toEqual({ action: digestText('type'), text: digestText('hello') });
+    expect(b.args!.action).toEqual(digestText('hello typed here'));
+    expect(b.args!.extra).toEqual(digestText('hello'));
+    expect(b.args!.steps).toEqual([{ op: 'keyboard', action: digestText('type'), text: digestText('hello') }]);
+    expect(b.args!.window).toEqual('not an address? hello'); // a fact field keeps any string that fits it
+    expect(JSON.stringify(a)).not.toMatch(/hello/);
+  });
+
+  it('records text, the headline and notes verbatim with journal.text', async () => {
+    await runJ([], fakeCall({ tool: 'keyboard', definition: typing, rawArgs: { text: 'hello' }, config: cfg(true) }), mismatch);
+    const [r] = lines(join(dir, 'j.ndjson'));
+    expect(r.args).toEqual({ text: 'hello' });
+    expect(r.result).toBe('typed 5 characters into 0xa; WARNING: the field now holds "hello there"');
+    expect(r.facts).toBeUndefined();
+  });
+
+  it('text off: error messages lose quoted spans and every text taken out of the record', async () => {
+    const guard: TrustLayer = { name: 'x', order: 50, async handle() { throw new HypruseError('not_found.element', `typed hello, then no control named 'Save hello' in gedit "notes: hello"`); } };
+    await runJ([guard], fakeCall({ tool: 'keyboard', definition: typing, rawArgs: { action: 'type', text: 'hello' }, config: cfg() })).catch(() => undefined);
+    await runJ([guard], fakeCall({ tool: 'keyboard', definition: typing, rawArgs: { action: 'type', text: 'hello' }, config: cfg(true) })).catch(() => undefined);
+    const [off, on] = lines(join(dir, 'j.ndjson'));
+    expect(off.error).toBe(`HypruseError: typed <5 chars>, then no control named '<10 chars>' in gedit "<12 chars>"`);
+    expect(on.error).toBe(`HypruseError: typed hello, then no control named 'Save hello' in gedit "notes: hello"`);
   });
 
   it('records refusals and errors, and lets them travel on unchanged', async () => {

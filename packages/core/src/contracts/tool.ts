@@ -7,6 +7,24 @@ import type { Token } from '../tokens.js';
 
 export type ToolKind = 'observe' | 'act';
 
+/**
+ * What a tool can do to the person's desktop, for its most dangerous action:
+ * the one semantic field its MCP annotations and its call kind derive from.
+ * - `observe`: only reads (read-only, idempotent).
+ * - `act`: changes the desktop in ways that are easy to undo.
+ * - `destructive`: input or changes that can destroy or send something
+ *   (keys and clicks go wherever the app takes them, a window closes, the
+ *   clipboard is overwritten).
+ * - `open_world`: destructive, and reaches beyond the desktop's current
+ *   state (starts programs, which can do anything).
+ */
+export type ToolEffect = 'observe' | 'act' | 'destructive' | 'open_world';
+
+/** The call kind an effect implies (trust layers, journal). */
+export function kindOf(effect: ToolEffect): ToolKind {
+  return effect === 'observe' ? 'observe' : 'act';
+}
+
 /** What an acting call is about to touch, computed before any trust layer runs. */
 export interface Intent {
   /** "click left at (812, 433)", used for dry-run "would ..." text and the journal. */
@@ -64,11 +82,17 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject> {
   description: string;
   /** Description used in read-only mode; must not mention acting tools. Defaults to `description`. */
   readonlyDescription?: string;
+  /** What the tool can do, for its most dangerous action; annotations derive from it. */
+  effect: ToolEffect;
+  /** Derived from `effect` by defineTool. */
   kind: ToolKind;
   input: I;
+  /**
+   * Schema of the result's `data` (MCP structuredContent, CLI --json). Use
+   * strict objects: the adapter validates every result against it, and the
+   * listed JSON schema forbids undeclared keys.
+   */
   output?: z.ZodType;
-  /** Destructive acting tools (close, clipboard write) get destructiveHint. */
-  destructive?: boolean;
   /** The listed name on a given compositor (e.g. `hypr` on Hyprland, `wm` elsewhere). */
   nameFor?(compositorId: string | null): string;
   /** Listed only when this config switch is on (clipboard). */
@@ -86,9 +110,14 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject> {
   handle(args: z.output<I>, ctx: ToolContext): Promise<ToolResult>;
 }
 
-/** A tool plugin: the identity helper keeps inference of `args` from the schema. */
-export function defineTool<I extends z.ZodObject>(def: ToolDefinition<I>): ToolDefinition<I> {
-  return def;
+/** A tool as written: `effect` (or, for older plugins, only `kind`: an acting tool of unknown effect counts as destructive). */
+export type ToolSpec<I extends z.ZodObject> = Omit<ToolDefinition<I>, 'effect' | 'kind'> &
+  ({ effect: ToolEffect; kind?: never } | { kind: ToolKind; effect?: never });
+
+/** A tool plugin: the identity helper keeps inference of `args` from the schema, and derives `kind` from `effect`. */
+export function defineTool<I extends z.ZodObject>(def: ToolSpec<I>): ToolDefinition<I> {
+  const effect: ToolEffect = def.effect ?? (def.kind === 'observe' ? 'observe' : 'destructive');
+  return { ...def, effect, kind: kindOf(effect) } as ToolDefinition<I>;
 }
 
 export type AnyTool = ToolDefinition<any>;

@@ -2,7 +2,7 @@ import type { Intent, ToolKind } from './tool.js';
 import type { ToolResult } from '../result.js';
 import type { HypruseConfig } from '../config/schema.js';
 import type { SessionState } from '../session.js';
-import type { ToolServices } from './tool.js';
+import type { AnyTool, ToolServices } from './tool.js';
 
 export interface TrustCall {
   readonly id: number;
@@ -12,6 +12,8 @@ export interface TrustCall {
   readonly args: Record<string, unknown>;
   /** Arguments as the caller sent them (for the journal). */
   readonly rawArgs: Record<string, unknown>;
+  /** The tool's definition (its input and output schemas tell the journal which fields are facts). */
+  readonly definition?: AnyTool;
   /** What the call will touch (memoized; resolving may throw, e.g. an unknown window). null for observations. */
   intent(): Promise<Intent | null>;
   readonly config: HypruseConfig;

@@ -102,6 +102,7 @@ export class Pipeline {
         return parseArgs();
       },
       rawArgs: raw,
+      definition: tool,
       intent: () =>
         (intentPromise ??= (async () => {
           const a = parseArgs();

@@ -1,5 +1,5 @@
 import { errorText, exitCodeFor, loadConfig, toHypruseError, UsageError } from '@hypruse/core';
-import { defaultJournalPath, readJournal, resolveJournalPath, summarize, summaryLine, type JournalRecord } from '@hypruse/trust';
+import { defaultJournalPath, head, isRedacted, readJournal, resolveJournalPath, summarize, summaryLine, type JournalRecord } from '@hypruse/trust';
 import type { Command } from './types.js';
 
 interface JournalFlags {
@@ -37,6 +37,13 @@ function time(ts: string): string {
   return ts.replace('T', ' ').replace(/Z$/, '');
 }
 
+/** `key=value` pairs of a record's facts (digests as `<N chars>`), and its notes. */
+function factsLine(r: JournalRecord): string {
+  const show = (v: unknown): string => (isRedacted(v) ? `<${v.chars} chars>` : typeof v === 'object' && v !== null ? JSON.stringify(v, (_k, x) => (isRedacted(x) ? `<${x.chars} chars>` : x)) : String(v));
+  const facts = Object.entries(r.facts ?? {}).map(([k, v]) => `${k}=${show(v)}`);
+  return head([facts.join(' '), ...(r.notes ?? [])].filter(Boolean).join('; '));
+}
+
 /** One line per record, compact. */
 export function formatRecord(r: JournalRecord, verbose: boolean): string {
   const seq = `#${r.seq}`.padStart(6);
@@ -53,7 +60,7 @@ export function formatRecord(r: JournalRecord, verbose: boolean): string {
   const tags = [r.dry ? 'dry' : '', r.by ?? '', r.source ?? '', r.parent !== undefined ? `in #${r.parent}` : ''].filter(Boolean);
   const kind = r.kind === 'act' ? 'act    ' : 'observe';
   const outcome = (r.outcome ?? '?').padEnd(7);
-  const detail = r.outcome === 'ok' ? (r.result ?? '') : (r.error ?? '');
+  const detail = r.outcome === 'ok' ? (r.result ?? factsLine(r)) : (r.error ?? '');
   const line = `${seq} ${time(r.ts)} ${kind} ${String(r.tool ?? '?').padEnd(10)} ${outcome} ${`${r.ms ?? '?'}ms`.padStart(8)}${tags.length ? ` [${tags.join(' ')}]` : ''}${detail ? `  ${detail}` : ''}`;
   return verbose && r.args && Object.keys(r.args).length ? `${line}\n         args ${JSON.stringify(r.args)}` : line;
 }

@@ -1,92 +1,77 @@
-import { readFileSync, unlinkSync } from 'node:fs';
-import { beaconPath, readBeacon } from '@hypruse/trust';
+import { beaconsDir, readBeacons, type Beacon } from '@hypruse/trust';
 import type { Command } from './types.js';
 
 const WAIT_MS = 5000;
 
-function alive(pid: number): boolean | 'eperm' {
+function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM' ? 'eperm' : false;
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
-/** Is this pid a hypruse process (and not an unrelated process that reused a dead hypruse's pid)? null when it cannot be told. */
-function isHypruse(pid: number): boolean | null {
-  try {
-    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-    return /hypruse/.test(cmd);
-  } catch {
-    return null;
-  }
-}
-
-function removeStale(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    /* gone already */
-  }
-}
+const doing = (b: Beacon) => (b.state === 'active' && b.action ? ` while it was running ${b.action}` : '');
 
 /**
- * `hypruse stop`: the panic button. Reads the activity beacon, sends the
- * hypruse process SIGTERM (it releases held buttons and keys, then exits),
- * waits for it to go, and says what happened.
+ * `hypruse stop`: the panic button. Every hypruse process of this seat keeps
+ * its own beacon (the MCP server and each running shell verb); stop sends
+ * each SIGTERM (it releases held buttons and keys, then exits), waits for all
+ * of them to go, and reports each. Beacons of processes that are gone are
+ * removed.
  */
 export const stopCommand: Command = {
   name: 'stop',
-  summary: 'stop the hypruse agent session acting on this desktop (SIGTERM to the beacon pid)',
+  summary: 'stop every hypruse process acting on this desktop: the MCP server and running shell verbs (SIGTERM to each beacon pid)',
   usage: 'hypruse stop',
   async run(argv) {
     if (argv.length) {
       process.stderr.write(`hypruse: usage: hypruse stop takes no arguments (given ${argv.join(' ')})\n`);
       return 2;
     }
-    const path = beaconPath();
-    const b = readBeacon(path);
-    if (b === null) {
-      process.stdout.write('no active hypruse session\n');
-      return 0;
+    const found = readBeacons();
+    const stale = found.stale.length ? ` (removed ${found.stale.length} stale beacon${found.stale.length === 1 ? '' : 's'} of pid ${found.stale.join(', ')})` : '';
+    for (const path of found.unreadable) process.stderr.write(`hypruse: warning: the beacon ${path} is unreadable; its process is still running\n`);
+    const targets = found.live.filter((b) => b.pid !== process.pid);
+    if (!targets.length) {
+      process.stdout.write(`no active hypruse session${stale}\n`);
+      if (found.unreadable.length) process.stderr.write('hint: find the process with: pgrep -af hypruse, and stop it by its pid\n');
+      return found.unreadable.length ? 1 : 0;
     }
-    if (b === 'unreadable') {
-      process.stderr.write(`hypruse: error: the beacon ${path} is unreadable (no pid in it)\nhint: find the process with: pgrep -af hypruse, and stop it by its pid\n`);
-      return 1;
-    }
-    const { pid } = b;
-    if (pid === process.pid) {
-      process.stdout.write('no active hypruse session\n');
-      return 0;
-    }
-    const state = alive(pid);
-    if (state === false || isHypruse(pid) === false) {
-      removeStale(path);
-      process.stdout.write(`no active hypruse session (removed a stale beacon of pid ${pid})\n`);
-      return 0;
-    }
-    if (state === 'eperm') {
-      process.stderr.write(`hypruse: error: not allowed to signal pid ${pid} (it belongs to another user)\nhint: run hypruse stop as that user\n`);
-      return 1;
-    }
-    const doing = b.state === 'active' && b.action ? ` while it was running ${b.action}` : '';
-    try {
-      process.kill(pid, 'SIGTERM');
-    } catch (err) {
-      process.stderr.write(`hypruse: error: cannot signal pid ${pid} (${(err as Error).message})\n`);
-      return 1;
+    let failed = 0;
+    const signalled: Beacon[] = [];
+    for (const b of targets) {
+      try {
+        process.kill(b.pid, 'SIGTERM');
+        signalled.push(b);
+      } catch (err) {
+        failed++;
+        const e = err as NodeJS.ErrnoException;
+        process.stderr.write(
+          e.code === 'EPERM'
+            ? `hypruse: error: not allowed to signal pid ${b.pid} (it belongs to another user)\nhint: run hypruse stop as that user\n`
+            : `hypruse: error: cannot signal pid ${b.pid} (${e.message})\n`,
+        );
+      }
     }
     const deadline = Date.now() + WAIT_MS;
-    while (Date.now() < deadline) {
-      if (alive(pid) === false) {
-        removeStale(path);
-        process.stdout.write(`stopped hypruse (pid ${pid})${doing}\n`);
-        return 0;
-      }
+    let waiting = signalled;
+    while (waiting.length && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
+      waiting = waiting.filter((b) => alive(b.pid));
     }
-    process.stderr.write(`hypruse: error: pid ${pid} got SIGTERM but did not exit within ${WAIT_MS / 1000} s\nhint: kill -9 ${pid} (held input is then released when its Wayland connection closes)\n`);
-    return 1;
+    for (const b of signalled) {
+      if (waiting.includes(b)) {
+        failed++;
+        process.stderr.write(`hypruse: error: pid ${b.pid} got SIGTERM but did not exit within ${WAIT_MS / 1000} s\nhint: kill -9 ${b.pid} (held input is then released when its Wayland connection closes)\n`);
+      } else {
+        process.stdout.write(`stopped hypruse (pid ${b.pid}, ${b.mode?.source ?? 'unknown'})${doing(b)}\n`);
+      }
+    }
+    readBeacons(); // removes the beacons of the processes that just exited without removing their own
+    if (stale) process.stdout.write(`${stale.trim()}\n`);
+    if (failed) process.stderr.write(`hypruse: ${failed} of ${targets.length} hypruse process${targets.length === 1 ? '' : 'es'} in ${beaconsDir()} could not be stopped\n`);
+    return failed ? 1 : 0;
   },
 };

@@ -22,13 +22,17 @@ export interface JournalRecord {
   ts: string;
   kind: JournalKind;
   tool?: string;
-  /** Arguments as called (no defaults), `text` redacted unless journal.text. */
+  /** Arguments as called (no defaults); unless journal.text, every string that is not a fact is a digest. */
   args?: Record<string, unknown>;
   outcome?: JournalOutcome;
   ms?: number;
-  /** Headline of the result (acts), whitespace collapsed, at most 240 characters. */
+  /** Headline of the result and the layers' notes (acts, only with journal.text), whitespace collapsed, at most 240 characters. */
   result?: string;
-  /** `<ErrorType>: <message>`, at most 240 characters. */
+  /** The result's data (acts, journal.text off), every string that is not a fact a digest. */
+  facts?: Record<string, unknown>;
+  /** Notes the trust layers added (journal.text off), quoted spans and recorded text cut out. */
+  notes?: string[];
+  /** `<ErrorType>: <message>`, at most 240 characters; with journal.text off, quoted spans and recorded text cut out. */
   error?: string;
   /** Stable error code (refused.confine, ...). */
   code?: string;

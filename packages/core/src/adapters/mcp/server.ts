@@ -4,7 +4,8 @@ import type { AnyTool } from '../../contracts/tool.js';
 import type { Pipeline } from '../../pipeline/pipeline.js';
 import type { ToolResult } from '../../result.js';
 import type { HypruseConfig } from '../../config/schema.js';
-import { toHypruseError } from '../../errors.js';
+import { HypruseError, toHypruseError } from '../../errors.js';
+import { outputJsonSchema, outputMismatch } from '../output-schema.js';
 import { errorText, resultJson } from '../render.js';
 import { serverInstructions } from '../instructions.js';
 
@@ -40,22 +41,17 @@ export function inputJsonSchema(tool: AnyTool): Record<string, unknown> {
   return js;
 }
 
-export function outputJsonSchema(tool: AnyTool): Record<string, unknown> {
-  if (!tool.output) return { type: 'object', additionalProperties: true };
-  const js = z.toJSONSchema(tool.output, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete js.$schema;
-  return js;
-}
+export { outputJsonSchema };
 
-/** Annotations are derived from `kind` (and `destructive`), never hand-written. */
+/** Annotations are derived from the tool's one semantic field, `effect`, never hand-written. */
 export function annotationsFor(tool: AnyTool, title: string) {
-  const observe = tool.kind === 'observe';
+  const effect = tool.effect ?? (tool.kind === 'observe' ? 'observe' : 'destructive');
   return {
     title,
-    readOnlyHint: observe,
-    destructiveHint: observe ? false : Boolean(tool.destructive),
-    idempotentHint: observe,
-    openWorldHint: false,
+    readOnlyHint: effect === 'observe',
+    destructiveHint: effect === 'destructive' || effect === 'open_world',
+    idempotentHint: effect === 'observe',
+    openWorldHint: effect === 'open_world',
   };
 }
 
@@ -146,7 +142,11 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
             }
           : undefined,
       });
-      return { content: contentOf(r), structuredContent: resultJson(r) };
+      const structuredContent = resultJson(r);
+      // a result that does not match the listed output schema is a bug: caught here (and by the tests), never shipped to the host
+      const wrong = outputMismatch(pipeline.registry.get(name), structuredContent);
+      if (wrong) throw new HypruseError('error.internal', `hypruse bug: the ${name} result does not match its output schema (${wrong})`);
+      return { content: contentOf(r), structuredContent };
     } catch (err) {
       const e = toHypruseError(err);
       return {
