@@ -9,12 +9,18 @@
 //   npm test                      everything
 //   npm test -- tests/e2e         extra arguments go to vitest
 //
+// Without extra arguments it also runs the real-compositor stage
+// (tests/real/run.mjs: real Hyprland 0.57 and sway 1.12 in a QEMU guest),
+// whose rootfs is built in the background while the host suite runs, and
+// counts its results in the same line.
+//
 // Environment: HYPRUSE_DESKTOP_DIR reuses (and then keeps) that desktop
 // instead of a private one; HYPRUSE_TEST_SKIP_BUILD=1 skips the build;
+// HYPRUSE_TEST_REAL=0 leaves out the real-compositor stage (loudly);
 // HYPRUSE_TEST_REPORT sets the JSON report path; CI=true makes a missing
 // desktop, and any skipped test, a failure.
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +58,26 @@ function onPath(tool) {
       return false;
     }
   });
+}
+
+// ------------------------------------------------------------------ real-compositor stage, part 1
+// Building the guest rootfs is mostly network and dpkg: start it now, in the background.
+const REAL = join(ROOT, 'tests/real/run.mjs');
+const realStage = process.argv.length <= 2 && existsSync(REAL) && process.env.HYPRUSE_TEST_REAL !== '0';
+if (process.argv.length <= 2 && process.env.HYPRUSE_TEST_REAL === '0') say('!!! the real-compositor stage is left out (HYPRUSE_TEST_REAL=0)');
+let realPrepare = null;
+if (realStage) {
+  const log = REPORT.replace(/\.json$/, '-real-prepare.log');
+  mkdirSync(dirname(log), { recursive: true });
+  const t0 = Date.now();
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, [REAL, 'prepare'], { cwd: ROOT, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  realPrepare = new Promise((res) => {
+    child.on('error', (e) => res({ code: null, error: e.message, log, ms: Date.now() - t0 }));
+    child.on('exit', (code, signal) => res({ code, signal, log, ms: Date.now() - t0 }));
+  });
+  say(`real-compositor rootfs: preparing in the background (log ${log})`);
 }
 
 // ------------------------------------------------------------------ build
@@ -153,6 +179,34 @@ for (const run of runs) {
 }
 stopDesktop();
 
+// ------------------------------------------------------------------ real-compositor stage, part 2
+const realSummaries = [];
+if (realPrepare && !interrupted) {
+  const p = await realPrepare;
+  say(`real-compositor rootfs prepared in ${(p.ms / 1000).toFixed(1)} s (exit ${p.code ?? p.signal ?? p.error})`);
+  if (p.code !== 0) process.stderr.write(readFileSync(p.log, 'utf8').split('\n').slice(-30).join('\n') + '\n');
+  const dir = REPORT.replace(/\.json$/, '-real');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const child = spawn(process.execPath, [REAL, 'test', '--report-dir', dir], { cwd: ROOT, env: desktopEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  current = child;
+  const [code, signal] = await new Promise((res) => {
+    child.on('error', (e) => {
+      problems.push(`the real-compositor stage could not run: ${e.message}`);
+      res([null, null]);
+    });
+    child.on('exit', (c, sg) => res([c, sg]));
+  });
+  try {
+    const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+    realSummaries.push(s);
+    if (s.skippedStage) say(`!!! the real-compositor stage was SKIPPED: ${s.skippedStage}`);
+    say(`real-compositor stage: ${s.passed} passed, ${s.failed} failed (exit ${code ?? signal}; reports in ${dir})`);
+  } catch (e) {
+    problems.push(`the real-compositor stage wrote no summary (exit ${code ?? signal}; ${e.code ?? e.message})`);
+  }
+}
+
 // ------------------------------------------------------------------ summary
 const parsed = results.map(({ run, report: file, code, signal }) => {
   let report = null;
@@ -163,6 +217,20 @@ const parsed = results.map(({ run, report: file, code, signal }) => {
   }
   return { name: run.name, report, code, signal };
 });
+// The real-compositor stage's reports (one vitest run per compositor, and the niri check) and
+// its failures outside them (a guest that did not boot or hung, a compositor that did not start).
+for (const s of realSummaries) {
+  for (const r of s.reports ?? []) {
+    let report = null;
+    try {
+      report = JSON.parse(readFileSync(r.file, 'utf8'));
+    } catch (e) {
+      say(`no JSON report for ${r.name} at ${r.file} (${e.code ?? e.message})`);
+    }
+    parsed.push({ name: r.name, report, code: r.code, signal: null });
+  }
+  problems.push(...(s.problems ?? []));
+}
 if (interrupted) problems.push(`interrupted by ${interrupted}`);
 const summary = summarize(parsed, { ci: Boolean(process.env.CI), root: ROOT, problems });
 for (const f of summary.failures) say(`FAILED: ${f}`);

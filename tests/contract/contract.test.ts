@@ -12,12 +12,18 @@ import { SLOW_LAUNCH_APP, SLOW_LAUNCH_TITLE } from './support/slow-launch.js';
 import { ALL_CAPABILITIES, REQUIREMENT_IDS, REQUIREMENTS, type RequirementId } from './requirements.js';
 
 const modules = import.meta.glob<{ target: ContractTarget }>('./targets/*.ts', { eager: true });
-const targets = Object.entries(modules)
+const allTargets = Object.entries(modules)
   .map(([file, m]) => {
     if (!m.target) throw new Error(`${file} does not export \`target\``);
     return m.target;
   })
   .sort((a, b) => a.id.localeCompare(b.id));
+// HYPRUSE_CONTRACT_TARGETS=id,id runs only those; otherwise every target not marked selectOnly.
+const chosen = (process.env.HYPRUSE_CONTRACT_TARGETS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+for (const id of chosen) if (!allTargets.some((t) => t.id === id)) throw new Error(`HYPRUSE_CONTRACT_TARGETS names ${id}; the targets are ${allTargets.map((t) => t.id).join(', ')}`);
+const targets = chosen.length ? allTargets.filter((t) => chosen.includes(t.id)) : allTargets.filter((t) => !t.selectOnly);
+/** Slower machines (the real-compositor guest) stretch every wait by this factor. */
+const SCALE = Math.max(1, Number(process.env.HYPRUSE_TIME_SCALE) || 1);
 
 const unavailable = new Map<string, string | null>(await Promise.all(targets.map(async (t) => [t.id, await t.unavailable()] as const)));
 
@@ -28,7 +34,7 @@ const cited = new Set<string>();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 4000): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 4000 * SCALE): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown = null;
   for (;;) {
@@ -43,7 +49,7 @@ async function until<T>(what: string, fn: () => Promise<T | null | undefined | f
   }
 }
 
-async function nextMatching(sub: EventSubscription, what: string, pred: (e: DesktopEvent) => boolean, timeoutMs = 6000): Promise<DesktopEvent> {
+async function nextMatching(sub: EventSubscription, what: string, pred: (e: DesktopEvent) => boolean, timeoutMs = 6000 * SCALE): Promise<DesktopEvent> {
   const deadline = Date.now() + timeoutMs;
   const seen: string[] = [];
   for (;;) {
@@ -194,7 +200,7 @@ const CHECKS: Record<RequirementId, Check> = {
       x.later(async () => sub.close());
       await x.env.dropEvents();
       const s = await x.spawn('reconnect');
-      await nextMatching(sub, `window_open ${s.address} after the drop`, (e) => e.type === 'window_open' && e.address === s.address, 10000);
+      await nextMatching(sub, `window_open ${s.address} after the drop`, (e) => e.type === 'window_open' && e.address === s.address, 10000 * SCALE);
     },
     async absent({ c }) {
       await expectUnsupported(c.subscribe(), 'subscribe()');
@@ -332,14 +338,14 @@ const CHECKS: Record<RequirementId, Check> = {
     async present(x) {
       const a = await x.spawn('close');
       const t0 = Date.now();
-      const out = await x.c.closeWindow(a.address, 4000);
+      const out = await x.c.closeWindow(a.address, 4000 * SCALE);
       expect(out.status).toBe('closed');
-      expect(Date.now() - t0).toBeLessThan(4000);
+      expect(Date.now() - t0).toBeLessThan(4000 * SCALE);
       expect(win(await x.c.snapshot(), a.address)).toBeUndefined();
     },
     async absent(x) {
       const a = await x.spawn('close');
-      await expectUnsupported(x.c.closeWindow(a.address, 1000), 'closeWindow()');
+      await expectUnsupported(x.c.closeWindow(a.address, 1000 * SCALE), 'closeWindow()');
     },
   },
 
@@ -405,7 +411,7 @@ const CHECKS: Record<RequirementId, Check> = {
   'C-LAUNCH-OWN-WINDOW': {
     async present(x) {
       await restoreWorkspace(x);
-      const launching = x.c.launch(x.env.launchCommand, { workspace: x.env.spareWorkspace, timeoutMs: 12000 });
+      const launching = x.c.launch(x.env.launchCommand, { workspace: x.env.spareWorkspace, timeoutMs: 12000 * SCALE });
       // a stranger window opening at the same time must not be taken for the launched one
       const decoy = await x.spawn('decoy');
       const res = await launching;
@@ -421,7 +427,7 @@ const CHECKS: Record<RequirementId, Check> = {
       expect(win(d, res.window!.address)!.pid).not.toBe(decoy.pid);
     },
     async absent({ c, env }) {
-      await expectUnsupported(c.launch(env.launchCommand, { timeoutMs: 1000 }), 'launch()');
+      await expectUnsupported(c.launch(env.launchCommand, { timeoutMs: 1000 * SCALE }), 'launch()');
     },
   },
 
@@ -459,7 +465,7 @@ const CHECKS: Record<RequirementId, Check> = {
       });
       expect(res.window).toBeNull();
       expect(ms).toBeGreaterThanOrEqual(600);
-      expect(ms).toBeLessThan(3000);
+      expect(ms).toBeLessThan(3000 * SCALE);
     },
     async absent({ c }) {
       await expectUnsupported(c.launch('sleep 1', { timeoutMs: 500 }), 'launch()');
@@ -544,14 +550,14 @@ const CHECKS: Record<RequirementId, Check> = {
     async present(x) {
       let t0 = Date.now();
       await expectTyped(x.c.focusWindow('not an address!'), (e) => e.code === 'usage.address', 'malformed address');
-      expect(Date.now() - t0).toBeLessThan(2000);
+      expect(Date.now() - t0).toBeLessThan(2000 * SCALE);
       const a = await x.spawn('gone');
-      await x.c.closeWindow(a.address, 3000).catch(() => process.kill(a.pid, 'SIGTERM'));
+      await x.c.closeWindow(a.address, 3000 * SCALE).catch(() => process.kill(a.pid, 'SIGTERM'));
       await until(`${a.address} gone`, async () => !win(await x.c.snapshot(), a.address));
       t0 = Date.now();
       const method = x.c.capabilities.has('focus') ? x.c.focusWindow(a.address) : x.c.closeWindow(a.address, 500);
       await expectTyped(method, (e) => e.code === 'not_found.window' || e.category === 'unsupported', 'closed window');
-      expect(Date.now() - t0).toBeLessThan(2000);
+      expect(Date.now() - t0).toBeLessThan(2000 * SCALE);
     },
   },
 
@@ -564,7 +570,7 @@ const CHECKS: Record<RequirementId, Check> = {
       await expectTyped(x.c.switchWorkspace(bad), ok, 'switchWorkspace(bad)');
       const a = await x.spawn('badws');
       await expectTyped(x.c.moveToWorkspace(a.address, bad, true), ok, 'moveToWorkspace(bad)');
-      expect(Date.now() - t0).toBeLessThan(8000);
+      expect(Date.now() - t0).toBeLessThan(8000 * SCALE);
       const d = await x.c.snapshot();
       expect(d.workspaces.some((w) => w.name.includes('bad'))).toBe(false);
       expect(activeWsName(d)).toBe(before);
@@ -594,10 +600,10 @@ for (const t of targets) {
 
     beforeAll(async () => {
       env = await t.start();
-    }, 60000);
+    }, 60000 * SCALE);
     afterAll(async () => {
       await env?.stop();
-    }, 60000);
+    }, 60000 * SCALE);
     afterEach(async () => {
       for (const fn of cleanups.reverse()) {
         try {
@@ -607,11 +613,11 @@ for (const t of targets) {
         }
       }
       cleanups = [];
-    }, 30000);
+    }, 30000 * SCALE);
 
     const ctx = (): Ctx => {
       const e = env!;
-      const track = (address: string) => cleanups.push(() => e.compositor.closeWindow(address, 1500).catch(() => undefined));
+      const track = (address: string) => cleanups.push(() => e.compositor.closeWindow(address, 1500 * SCALE).catch(() => undefined));
       return {
         env: e,
         c: e.compositor,
@@ -623,7 +629,7 @@ for (const t of targets) {
           const title = opts.title ?? `contract ${tag} ${n}`;
           const s = await e.spawnWindow({ appId, title, ...(opts.workspace ? { workspace: opts.workspace } : {}), ...(opts.lateTitle ? { lateTitle: opts.lateTitle } : {}) });
           cleanups.push(async () => {
-            await e.compositor.closeWindow(s.address, 1500).catch(() => undefined);
+            await e.compositor.closeWindow(s.address, 1500 * SCALE).catch(() => undefined);
             try {
               process.kill(s.pid, 0);
               process.kill(s.pid, 'SIGTERM');
@@ -648,7 +654,7 @@ for (const t of targets) {
           expect(check.absent, `${r.id} has no absent-capability check`).toBeDefined();
           await check.absent!(x);
         }
-      }, 45000);
+      }, 45000 * SCALE);
     }
   });
 }

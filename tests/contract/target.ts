@@ -21,6 +21,8 @@ export interface ContractEnv {
 
 export interface ContractTarget {
   id: string;
+  /** Registered only when HYPRUSE_CONTRACT_TARGETS names it (targets that exist only in a special environment, such as the real-compositor guest). */
+  selectOnly?: boolean;
   /** null when available; otherwise the reason it cannot run here. */
   unavailable(): Promise<string | null>;
   start(): Promise<ContractEnv>;

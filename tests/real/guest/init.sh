@@ -1,0 +1,40 @@
+#!/bin/bash
+# PID 1 of the real-compositor guest (copied into the rootfs as /hypruse-init
+# at every boot). Brings up the system part of a desktop (udev, seatd), mounts
+# the project (/hypruse, read-only) and the job directory (/job, read-write),
+# runs /job/plan.sh with the helpers of lib.sh, and powers off. Every line it
+# prints goes to the serial console, which the host keeps as serial.log.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export LANG=C.UTF-8
+exec >/dev/console 2>&1
+echo "hypruse-guest: init started (uptime $(cut -d' ' -f1 /proc/uptime) s)"
+poweroff_now() { sync; sleep 1; sync; echo o >/proc/sysrq-trigger; sleep 30; }
+trap poweroff_now EXIT
+mountpoint -q /proc || mount -t proc proc /proc
+mountpoint -q /sys || mount -t sysfs sys /sys
+mountpoint -q /dev || mount -t devtmpfs dev /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /dev/pts
+mount -t tmpfs -o mode=1777 shm /dev/shm
+mountpoint -q /run || mount -t tmpfs -o mode=755 run /run
+mount -t tmpfs -o mode=1777,size=2g tmp /tmp
+mkdir -p /hypruse /job
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=loose,ro hypruse /hypruse || echo "hypruse-guest: FAILED to mount the project"
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 job /job || echo "hypruse-guest: FAILED to mount the job directory"
+hostname hypruse-vm
+echo "hypruse-guest: mounts done (uptime $(cut -d' ' -f1 /proc/uptime) s)"
+. /hypruse-lib.sh
+# The guest's time scale: given by the host (HYPRUSE_VM_TIME_SCALE), else from how long the boot took.
+if [ -s /job/time-scale ]; then HYPRUSE_TIME_SCALE=$(cat /job/time-scale)
+else HYPRUSE_TIME_SCALE=$(awk -v u="$(cut -d' ' -f1 /proc/uptime)" -v n="$GUEST_NOMINAL_INIT_UPTIME" -v b="$GUEST_BASE_SCALE" 'BEGIN{ s=b*u/n; if (s<b) s=b; printf "%.1f", s }')
+fi
+export HYPRUSE_TIME_SCALE
+echo "hypruse-guest: time scale $HYPRUSE_TIME_SCALE"
+guest_system_up
+if [ -f /job/plan.sh ]; then
+  ( . /job/plan.sh ) 
+  echo "hypruse-guest: plan exited with $?"
+else
+  echo "hypruse-guest: no /job/plan.sh"
+fi
+echo "hypruse-guest: done (uptime $(cut -d' ' -f1 /proc/uptime) s)"

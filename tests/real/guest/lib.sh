@@ -1,0 +1,197 @@
+# Helpers of the real-compositor guest, sourced by init.sh (as /hypruse-lib.sh)
+# and used by the host-written /job/plan.sh:
+#   guest_system_up                 udev, seatd (called by init.sh)
+#   session_up                      the desktop user's runtime dir, session bus, AT-SPI bus
+#   start_hyprland | start_sway     start that compositor for the desktop user; writes $SESSION_ENV
+#   stop_compositor                 stop it, keep its log in /job/out/<name>/
+#   as_desk CMD...                  run CMD as the desktop user with the session environment
+#   phase NAME                      record a timing line in /job/out/phases.txt
+DESK_UID=1000
+DESK_HOME=/home/desk
+RUNDIR=/run/user/$DESK_UID
+SESSION_ENV=$RUNDIR/hypruse-session.env
+OUT=/job/out
+mkdir -p "$OUT"
+chmod 777 "$OUT" 2>/dev/null
+COMPOSITOR=
+COMPOSITOR_PID=
+PHASE_T0=$(cut -d' ' -f1 /proc/uptime)
+# TCG runs ~10x slower than the host the nominal timeouts were set on; a slower boot than
+# GUEST_NOMINAL_INIT_UPTIME (seconds of guest uptime at init on an idle machine) scales it up.
+GUEST_BASE_SCALE=10
+GUEST_NOMINAL_INIT_UPTIME=12
+
+say() { echo "hypruse-guest: $*"; }
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+phase() {
+  local now; now=$(uptime_s)
+  printf '%s %s %s\n' "$1" "$(awk -v a="$PHASE_T0" -v b="$now" 'BEGIN{printf "%.1f", b-a}')" "$now" >>"$OUT/phases.txt"
+  say "phase $1 done at uptime $now s"
+  PHASE_T0=$now
+}
+
+# Every 20 s, the process list into /job/out/ps.txt (readable on the host while the guest runs).
+watchdog() {
+  while sleep 20; do
+    { echo "== uptime $(uptime_s)"; ps -eo pid,user,etime,time,stat,args --sort=start_time | cut -c1-200 | tail -40; } >"$OUT/ps.txt.new" 2>&1
+    mv "$OUT/ps.txt.new" "$OUT/ps.txt"
+  done
+}
+
+guest_system_up() {
+  watchdog &
+  modprobe -q vgem 2>/dev/null; modprobe -q virtio_gpu 2>/dev/null
+  /usr/lib/systemd/systemd-udevd --daemon >/dev/null 2>&1 || /lib/systemd/systemd-udevd --daemon
+  udevadm trigger --action=add >/dev/null 2>&1
+  udevadm settle --timeout=120
+  ls -l /dev/dri 2>&1 | sed 's/^/hypruse-guest: dri: /'
+  seatd -g video >"$OUT/seatd.log" 2>&1 &
+  phase guest-system
+}
+
+# The environment of every desktop process (the compositor's variables are added by start_*).
+base_env() {
+  echo "HOME=$DESK_HOME"; echo "USER=desk"; echo "LOGNAME=desk"; echo "SHELL=/bin/sh"
+  echo "PATH=/usr/local/bin:/usr/bin:/bin"; echo "LANG=C.UTF-8"
+  echo "XDG_RUNTIME_DIR=$RUNDIR"; echo "DBUS_SESSION_BUS_ADDRESS=unix:path=$RUNDIR/bus"
+  echo "XDG_SESSION_TYPE=wayland"; echo "GDK_BACKEND=wayland"; echo "GTK_A11Y=atspi"
+  # GTK 4's GL renderers crash on this guest's llvmpipe (egl: failed to create dri2 screen).
+  echo "GSK_RENDERER=cairo"
+  echo "HYPRUSE_TIME_SCALE=${HYPRUSE_TIME_SCALE:-1}"
+  echo "HYPRUSE_REAL_GUEST=1"
+  echo "NODE_OPTIONS=--max-old-space-size=1536"
+}
+
+# as_desk CMD...: run as the desktop user with the session environment (base_env + $SESSION_ENV).
+as_desk() {
+  local envs=()
+  mapfile -t envs < <(base_env; [ -f "$SESSION_ENV" ] && cat "$SESSION_ENV")
+  setpriv --reuid=$DESK_UID --regid=$DESK_UID --init-groups env -i "${envs[@]}" "$@"
+}
+
+session_up() {
+  mkdir -p "$RUNDIR"; chown $DESK_UID:$DESK_UID "$RUNDIR"; chmod 700 "$RUNDIR"
+  rm -f "$SESSION_ENV"
+  rm -rf "$DESK_HOME/.config/hypr" "$DESK_HOME/.config/sway" "$DESK_HOME/.cache" "$DESK_HOME/.local/state/hypruse"
+  as_desk dbus-daemon --session --address="unix:path=$RUNDIR/bus" --fork --print-pid >/dev/null
+  as_desk /usr/libexec/at-spi-bus-launcher --launch-immediately >"$OUT/at-spi.log" 2>&1 &
+  local i
+  for i in $(seq 1 120); do
+    [ -S "$RUNDIR/at-spi/bus" ] && break
+    sleep 0.5
+  done
+  [ -S "$RUNDIR/at-spi/bus" ] || say "WARNING: the AT-SPI bus did not come up"
+  phase session
+}
+
+write_hypr_config() {
+  install -d -o $DESK_UID -g $DESK_UID "$DESK_HOME/.config" "$DESK_HOME/.config/hypr"
+  cat >"$DESK_HOME/.config/hypr/hyprland.lua" <<'LUA'
+hl.monitor({ output = "", mode = "preferred", position = "auto", scale = 1 })
+hl.monitor({ output = "HEADLESS-1", mode = "1920x1080", position = "0x0", scale = 1 })
+hl.monitor({ output = "HEADLESS-2", mode = "1920x1080", position = "1920x0", scale = 1.5 })
+hl.config({
+  animations = { enabled = false },
+  decoration = { blur = { enabled = false }, shadow = { enabled = false }, rounding = 0 },
+  misc = { disable_hyprland_logo = true, disable_splash_rendering = true, force_default_wallpaper = 0,
+           disable_hyprland_guiutils_check = true, disable_watchdog_warning = true },
+  ecosystem = { no_update_news = true, no_donation_nag = true },
+  xwayland = { enabled = false },
+  input = { kb_layout = "us", follow_mouse = 1 },
+})
+hl.bind("SUPER + Return", hl.dsp.exec_cmd("foot -a hypruse.bind -T 'bind foot'"), { description = "open a terminal" })
+hl.bind("SUPER + Q", hl.dsp.window.close(), { description = "close the focused window" })
+hl.bind("SUPER + 2", hl.dsp.focus({ workspace = 2 }), { description = "go to workspace 2" })
+LUA
+  chown $DESK_UID:$DESK_UID "$DESK_HOME/.config/hypr/hyprland.lua"
+}
+
+hyprctl_d() { as_desk hyprctl "$@"; }
+hyprctl_t() { as_desk timeout 60 hyprctl "$@"; }
+
+start_hyprland() {
+  COMPOSITOR=hyprland
+  mkdir -p "$OUT/hyprland"; chmod 777 "$OUT/hyprland"
+  write_hypr_config
+  rm -rf "$RUNDIR/hypr"
+  as_desk env LIBSEAT_BACKEND=seatd Hyprland >"$OUT/hyprland/stdout.log" 2>&1 &
+  COMPOSITOR_PID=$!
+  local sig="" i
+  for i in $(seq 1 600); do
+    sig=$(ls -1 "$RUNDIR/hypr" 2>/dev/null | head -1)
+    if [ -n "$sig" ] && [ -S "$RUNDIR/hypr/$sig/.socket.sock" ] && \
+       as_desk env HYPRLAND_INSTANCE_SIGNATURE="$sig" hyprctl -j status >/dev/null 2>&1; then break; fi
+    kill -0 $COMPOSITOR_PID 2>/dev/null || { say "Hyprland exited"; tail -30 "$OUT/hyprland/stdout.log"; return 1; }
+    sleep 0.5
+  done
+  [ -n "$sig" ] || { say "Hyprland did not create its instance"; return 1; }
+  local wl
+  wl=$(as_desk env HYPRLAND_INSTANCE_SIGNATURE="$sig" timeout 60 hyprctl -j instances | jq -r --arg s "$sig" '.[] | select(.instance==$s) | .wl_socket')
+  [ -n "$wl" ] || wl=$(cd "$RUNDIR" && ls -1 wayland-* 2>/dev/null | grep -v lock | head -1)
+  say "Hyprland instance $sig on $wl"
+  printf 'HYPRLAND_INSTANCE_SIGNATURE=%s\nWAYLAND_DISPLAY=%s\nXDG_CURRENT_DESKTOP=Hyprland\n' "$sig" "$wl" >"$SESSION_ENV"
+  chown $DESK_UID "$SESSION_ENV"
+  phase hyprland-ipc
+  # Two headless outputs (the config gives them scales 1 and 1.5), then the virtio-gpu output off.
+  say "hyprctl output create headless: $(hyprctl_t output create headless 2>&1 | tr '\n' ' ')"
+  say "hyprctl output create headless: $(hyprctl_t output create headless 2>&1 | tr '\n' ' ')"
+  say "disable Virtual-1: $(hyprctl_t eval 'hl.monitor({ output = "Virtual-1", disabled = true })' 2>&1 | tr '\n' ' ')"
+  local mons=""
+  for i in $(seq 1 60); do
+    mons=$(hyprctl_t -j monitors 2>&1)
+    [ "$(printf '%s' "$mons" | grep -c '"name": "HEADLESS')" = 2 ] && ! printf '%s' "$mons" | grep -q '"name": "Virtual-1"' && break
+    sleep 1
+  done
+  printf '%s\n' "$mons" >"$OUT/hyprland/monitors.json"
+  say "monitors: $(printf '%s' "$mons" | jq -c '[.[] | {name, width, height, scale, x, y, focused}]' 2>&1 | head -c 600)"
+  phase hyprland-ready
+}
+
+start_sway() {
+  COMPOSITOR=sway
+  mkdir -p "$OUT/sway"; chmod 777 "$OUT/sway"
+  install -d -o $DESK_UID -g $DESK_UID "$DESK_HOME/.config" "$DESK_HOME/.config/sway"
+  cat >"$DESK_HOME/.config/sway/config" <<'SWAY'
+output HEADLESS-1 resolution 1920x1080 position 0 0 scale 1
+output HEADLESS-2 resolution 1920x1080 position 1920 0 scale 1.5
+default_border normal
+focus_follows_mouse no
+bindsym Mod4+Return exec foot -a hypruse.bind -T 'bind foot'
+bindsym Mod4+q kill
+SWAY
+  chown $DESK_UID:$DESK_UID "$DESK_HOME/.config/sway/config"
+  local sock=$RUNDIR/sway-ipc.sock
+  rm -f "$sock" "$RUNDIR"/wayland-*
+  as_desk env SWAYSOCK="$sock" WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_HEADLESS_OUTPUTS=2 WLR_LIBINPUT_NO_DEVICES=1 \
+    sway -c "$DESK_HOME/.config/sway/config" >"$OUT/sway/stdout.log" 2>&1 &
+  COMPOSITOR_PID=$!
+  local i wl=""
+  for i in $(seq 1 240); do
+    wl=$(cd "$RUNDIR" && ls -1 wayland-* 2>/dev/null | grep -v lock | head -1)
+    if [ -n "$wl" ] && [ -S "$sock" ] && as_desk env SWAYSOCK="$sock" swaymsg -t get_version >/dev/null 2>&1; then break; fi
+    kill -0 $COMPOSITOR_PID 2>/dev/null || { say "sway exited"; tail -30 "$OUT/sway/stdout.log"; return 1; }
+    sleep 0.5
+  done
+  printf 'SWAYSOCK=%s\nWAYLAND_DISPLAY=%s\nXDG_CURRENT_DESKTOP=sway\n' "$sock" "$wl" >"$SESSION_ENV"
+  chown $DESK_UID "$SESSION_ENV"
+  as_desk swaymsg -t get_outputs | jq -c '[.[] | {name, rect, scale, focused}]' | sed 's/^/hypruse-guest: outputs: /'
+  phase sway-ready
+}
+
+stop_compositor() {
+  [ -n "$COMPOSITOR_PID" ] || return 0
+  if [ "$COMPOSITOR" = hyprland ]; then
+    cp "$RUNDIR"/hypr/*/hyprland.log "$OUT/hyprland/hyprland.log" 2>/dev/null
+  fi
+  # the desktop user's processes except the session buses
+  pkill -TERM -u $DESK_UID -x foot 2>/dev/null; pkill -TERM -u $DESK_UID -x zenity 2>/dev/null
+  pkill -TERM -u $DESK_UID -x gtk3-widget-factory 2>/dev/null
+  kill -TERM "$COMPOSITOR_PID" 2>/dev/null
+  local i
+  for i in $(seq 1 40); do kill -0 "$COMPOSITOR_PID" 2>/dev/null || break; sleep 0.25; done
+  kill -KILL "$COMPOSITOR_PID" 2>/dev/null
+  wait "$COMPOSITOR_PID" 2>/dev/null
+  rm -f "$SESSION_ENV"
+  COMPOSITOR_PID=
+  phase "$COMPOSITOR-stopped"
+}

@@ -1,0 +1,136 @@
+// The real compositor session of the guest (tests/real/guest/lib.sh starts
+// it): which compositor runs, its environment, independent readers
+// (hyprctl, swaymsg) and the time scale of this machine.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export type RealCompositor = 'hyprland' | 'sway';
+
+/** Which real compositor this process runs against, or null (not in the guest). */
+export function realCompositor(): RealCompositor | null {
+  const c = process.env.HYPRUSE_REAL_COMPOSITOR;
+  return c === 'hyprland' || c === 'sway' ? c : null;
+}
+
+/**
+ * How much slower this machine is than the one the nominal timeouts were set
+ * on (HYPRUSE_TIME_SCALE; the guest sets it from the measured boot time).
+ */
+export const TIME_SCALE = Math.max(1, Number(process.env.HYPRUSE_TIME_SCALE) || 1);
+export const scaled = (ms: number) => Math.round(ms * TIME_SCALE);
+
+/** The session environment (the guest writes it; the test process already has it in process.env). */
+export function sessionEnv(): Record<string, string> {
+  const keys = ['WAYLAND_DISPLAY', 'XDG_RUNTIME_DIR', 'DBUS_SESSION_BUS_ADDRESS', 'HYPRLAND_INSTANCE_SIGNATURE', 'SWAYSOCK', 'XDG_CURRENT_DESKTOP', 'GSK_RENDERER', 'GDK_BACKEND', 'GTK_A11Y', 'HOME', 'PATH', 'LANG'];
+  const env: Record<string, string> = {};
+  for (const k of keys) if (process.env[k]) env[k] = process.env[k]!;
+  return env;
+}
+
+export async function hyprctlJson<T = unknown>(what: string): Promise<T> {
+  const { stdout } = await run('hyprctl', ['-j', what], { timeout: scaled(5000), maxBuffer: 16 << 20 });
+  return JSON.parse(stdout.trim()) as T;
+}
+
+export async function hyprctl(...args: string[]): Promise<string> {
+  const { stdout } = await run('hyprctl', args, { timeout: scaled(5000), maxBuffer: 16 << 20 });
+  return stdout.trim();
+}
+
+export async function swaymsg<T = unknown>(type: string, payload?: string): Promise<T> {
+  const args = ['-r', '-t', type];
+  if (payload !== undefined) args.push(payload);
+  const { stdout } = await run('swaymsg', args, { timeout: scaled(5000), maxBuffer: 16 << 20 });
+  return JSON.parse(stdout) as T;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown = null;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? ` (last error: ${last.message})` : ''}`);
+    await sleep(100);
+  }
+}
+
+export interface HyprClient {
+  address: string;
+  pid: number;
+  class: string;
+  title: string;
+  at: [number, number];
+  size: [number, number];
+  workspace: { id: number; name: string };
+  floating: boolean;
+  fullscreen: number;
+  mapped: boolean;
+  monitor: number;
+}
+
+export interface SwayNode {
+  id: number;
+  name: string | null;
+  type: string;
+  pid?: number;
+  app_id?: string | null;
+  focused: boolean;
+  rect: { x: number; y: number; width: number; height: number };
+  nodes: SwayNode[];
+  floating_nodes: SwayNode[];
+}
+
+export function swayWindows(tree: SwayNode): Array<SwayNode & { workspace: string }> {
+  const out: Array<SwayNode & { workspace: string }> = [];
+  const walk = (n: SwayNode, ws: string) => {
+    const w = n.type === 'workspace' ? (n.name ?? ws) : ws;
+    if ((n.type === 'con' || n.type === 'floating_con') && n.pid) out.push({ ...n, workspace: w });
+    for (const c of [...(n.nodes ?? []), ...(n.floating_nodes ?? [])]) walk(c, w);
+  };
+  walk(tree, '');
+  return out;
+}
+
+/** A window of the compositor, found by pid: its address as hypruse spells it. */
+export async function windowOfPid(c: RealCompositor, pid: number): Promise<{ address: string; workspace: string; title: string } | null> {
+  if (c === 'hyprland') {
+    const w = (await hyprctlJson<HyprClient[]>('clients')).find((x) => x.pid === pid && x.mapped !== false);
+    return w ? { address: w.address, workspace: w.workspace.name, title: w.title } : null;
+  }
+  const w = swayWindows(await swaymsg<SwayNode>('get_tree')).find((x) => x.pid === pid);
+  return w ? { address: String(w.id), workspace: w.workspace, title: w.name ?? '' } : null;
+}
+
+/** Move a window with the compositor's own command-line client (not through hypruse). */
+export async function moveWindowIndependently(c: RealCompositor, address: string, workspace: string): Promise<void> {
+  if (c === 'hyprland') {
+    const r = await hyprctl('dispatch', `hl.dsp.window.move({ workspace = "${workspace}", follow = false, window = "address:${address}" })`);
+    if (r.trim() !== 'ok') throw new Error(`hyprctl dispatch (move ${address} to ${workspace}) said: ${r}`);
+  } else {
+    const r = await swaymsg<Array<{ success: boolean; error?: string }>>('command', `[con_id=${address}] move container to workspace ${workspace}`);
+    if (!r[0]?.success) throw new Error(`swaymsg move said: ${JSON.stringify(r)}`);
+  }
+}
+
+/** Start an app as this (desktop) user, in the session environment. */
+export function startApp(cmd: string, args: string[], extraEnv: Record<string, string> = {}, stdio: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+  return spawn(cmd, args, { env: { ...process.env, ...extraEnv }, stdio: ['ignore', stdio, stdio], detached: false });
+}
+
+export function readOr(path: string, fallback = ''): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return fallback;
+  }
+}

@@ -1,0 +1,230 @@
+// The tool suite on a real compositor (Hyprland 0.57 or sway 1.12) inside the
+// real-compositor guest, through the built server in one long-lived process.
+// Every effect is verified outside hypruse: the compositor's own client
+// (hyprctl / swaymsg), the app's stdout (zenity prints the entry text when OK
+// is pressed; the GTK 3 probe prints its events), pixels read back with grim
+// and decoded with sharp, and the built CLI's doctor. Runs only in the guest
+// (tests/real/run.mjs); HYPRUSE_REAL_COMPOSITOR says which compositor.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, startServer, type Server } from '../support/server.js';
+import {
+  hyprctl, hyprctlJson, realCompositor, scaled, sessionEnv, sleep, swaymsg, swayWindows, until, windowOfPid,
+  type HyprClient, type SwayNode,
+} from './support/session.js';
+
+const run = promisify(execFile);
+const comp = realCompositor();
+if (!comp) throw new Error('tests/real/tools.test.ts runs only inside the real-compositor guest (node tests/real/run.mjs)');
+const PROBE = join(import.meta.dirname, 'fixtures/gtk3-probe.py');
+const RUN = Date.now().toString(36);
+const work = mkdtempSync(join(tmpdir(), 'hypruse-real-tools-'));
+chmodSync(work, 0o777);
+
+interface Geo {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  workspace: string;
+  floating: boolean;
+  fullscreen: boolean;
+}
+
+/** A window's geometry and state as the compositor's own client reports it. */
+async function geometryOf(address: string): Promise<Geo | null> {
+  if (comp === 'hyprland') {
+    const c = (await hyprctlJson<HyprClient[]>('clients')).find((x) => x.address === address);
+    return c ? { x: c.at[0], y: c.at[1], w: c.size[0], h: c.size[1], workspace: c.workspace.name, floating: c.floating, fullscreen: c.fullscreen > 0 } : null;
+  }
+  const n = swayWindows(await swaymsg<SwayNode>('get_tree')).find((x) => String(x.id) === address) as (SwayNode & { workspace: string; fullscreen_mode?: number; type: string }) | undefined;
+  return n ? { x: n.rect.x, y: n.rect.y, w: n.rect.width, h: n.rect.height, workspace: n.workspace, floating: n.type === 'floating_con', fullscreen: (n.fullscreen_mode ?? 0) > 0 } : null;
+}
+
+async function fullscreen(address: string): Promise<void> {
+  if (comp === 'hyprland') {
+    const r = await hyprctl('dispatch', `hl.dsp.window.fullscreen({ mode = "fullscreen", action = "toggle", window = "address:${address}" })`);
+    if (r !== 'ok') throw new Error(`hyprctl fullscreen: ${r}`);
+  } else {
+    await swaymsg('command', `[con_id=${address}] fullscreen enable`);
+  }
+  await until(`${address} fullscreen`, async () => (await geometryOf(address))?.fullscreen, scaled(5000));
+}
+
+async function switchWorkspace(name: string): Promise<void> {
+  if (comp === 'hyprland') await hyprctl('dispatch', `hl.dsp.focus({ workspace = "${name}" })`);
+  else await swaymsg('command', `workspace ${name}`);
+}
+
+/** A started app whose stdout is collected. */
+interface App {
+  child: ChildProcess;
+  out: () => string;
+}
+const apps: App[] = [];
+function startProbe(title: string, color: string): App {
+  const child = spawn('python3', [PROBE, title, color], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', () => undefined);
+  const app = { child, out: () => out };
+  apps.push(app);
+  return app;
+}
+
+/** RGB at a pixel of a PNG file. */
+async function pixelsOf(file: string) {
+  const sharp = (await import('sharp')).default;
+  const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return {
+    info,
+    at(x: number, y: number): [number, number, number] {
+      const i = (Math.round(y) * info.width + Math.round(x)) * info.channels;
+      return [data[i], data[i + 1], data[i + 2]];
+    },
+  };
+}
+const near = (p: [number, number, number], q: [number, number, number], tol = 40) => p.every((v, i) => Math.abs(v - q[i]) <= tol);
+
+async function zenityOut(file: string): Promise<string> {
+  await until('zenity printed its answer', async () => readFileSync(file, 'utf8') !== '', scaled(8000)).catch(() => undefined);
+  return readFileSync(file, 'utf8');
+}
+
+describe(`tool suite on real ${comp}`, () => {
+  let server: Server;
+
+  beforeAll(async () => {
+    server = await startServer(sessionEnv());
+    // the first call pays the server's own start-up (several seconds in the guest)
+    const d = await server.call('desktop');
+    expect(d.isError, d.text.join('\n')).toBe(false);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    for (const a of apps) if (a.child.exitCode === null) a.child.kill('SIGTERM');
+  });
+
+  it('desktop lists both outputs with their scales, one of them fractional, as the compositor does', async () => {
+    const d = await server.call('desktop');
+    expect(d.isError, d.text.join('\n')).toBe(false);
+    const mons = (d.data.monitors as Array<{ output: string; scale: number; geometry: number[] }>).map((m) => [m.output, m.scale]).sort();
+    if (comp === 'hyprland') {
+      const real = (await hyprctlJson<Array<{ name: string; scale: number }>>('monitors')).map((m) => [m.name, m.scale]).sort();
+      expect(mons).toEqual(real);
+    } else {
+      const real = (await swaymsg<Array<{ name: string; scale: number; active: boolean }>>('get_outputs')).filter((o) => o.active).map((o) => [o.name, o.scale]).sort();
+      expect(mons).toEqual(real);
+    }
+    expect(mons.map((m) => m[1]).sort()).toEqual([1, 1.5]);
+  });
+
+  it('launch opens a GTK 4 zenity dialog on a workspace; ui reads its controls; keyboard types; click_ui OK closes it and zenity prints the text', async () => {
+    const out = join(work, `zenity-${RUN}.out`);
+    const l = await server.call('launch', { command: `zenity --entry --title='real entry ${RUN}' --text='Name?' > ${out}`, workspace: '2', wait_s: 30 });
+    expect(l.isError, l.text.join('\n')).toBe(false);
+    const addr = String(l.data.address);
+    const g = await geometryOf(addr);
+    expect(g, 'the launched window exists in the compositor').not.toBeNull();
+    expect(g!.workspace).toBe('2');
+    const u = await server.call('ui', { window: addr });
+    expect(u.isError, u.text.join('\n')).toBe(false);
+    const els = u.data.elements as Array<{ role: string; name: string; x: number; y: number }>;
+    const ok = els.find((e) => e.role === 'push button' && e.name === 'OK');
+    expect(ok, `OK among ${els.map((e) => `${e.role} "${e.name}"`).join(', ')}`).toBeDefined();
+    expect(els.some((e) => e.role === 'text' || e.role === 'entry')).toBe(true);
+    expect(ok!.x >= g!.x && ok!.x < g!.x + g!.w && ok!.y >= g!.y && ok!.y < g!.y + g!.h, `OK at ${ok!.x},${ok!.y} inside ${JSON.stringify(g)}`).toBe(true);
+    const k = await server.call('keyboard', { action: 'type', text: 'real wörld ✓', window: addr });
+    expect(k.isError, k.text.join('\n')).toBe(false);
+    const c = await server.call('click_ui', { name: 'OK', window: addr });
+    expect(c.isError, c.text.join('\n')).toBe(false);
+    expect(await zenityOut(out)).toBe('real wörld ✓\n');
+    await until(`${addr} closed`, async () => (await geometryOf(addr)) === null, scaled(5000));
+  });
+
+  it('click_ui toggles a GTK 3 check button (the app reports it) and types into its entry', async () => {
+    await switchWorkspace('5');
+    const app = startProbe(`real probe ${RUN}`, '#3060c0');
+    const w = await until('the GTK 3 probe mapped', () => windowOfPid(comp, app.child.pid!), scaled(20000));
+    const c = await server.call('click_ui', { name: 'Real check', window: w.address });
+    expect(c.isError, c.text.join('\n')).toBe(false);
+    await until('the probe reported the toggle', async () => app.out().includes('toggled 1'), scaled(5000));
+    const k = await server.call('keyboard', { action: 'type', text: 'gtk3 ok\n', window: w.address });
+    expect(k.isError, k.text.join('\n')).toBe(false);
+    await until('the probe reported the entry', async () => app.out().includes('activate gtk3 ok'), scaled(5000));
+    app.child.kill('SIGTERM');
+  });
+
+  it('a window screenshot of a covered window shows its own pixels, not the window covering it', async () => {
+    await switchWorkspace('4');
+    const red = startProbe(`real covered ${RUN}`, '#e01010');
+    const a = await until('the red probe mapped', () => windowOfPid(comp, red.child.pid!), scaled(20000));
+    const blue = startProbe(`real cover ${RUN}`, '#1010e0');
+    const b = await until('the blue probe mapped', () => windowOfPid(comp, blue.child.pid!), scaled(20000));
+    await fullscreen(b.address);
+    const ga = (await geometryOf(a.address))!;
+    const gb = (await geometryOf(b.address))!;
+    // independent reader: the screen at the centre of the covered window is the cover's blue
+    const cx = Math.round(ga.x + ga.w / 2);
+    const cy = Math.round(ga.y + ga.h * 0.75);
+    expect(cx >= gb.x && cx < gb.x + gb.w && cy >= gb.y && cy < gb.y + gb.h).toBe(true);
+    const screenFile = join(work, `screen-${RUN}.png`);
+    await until('the cover is on screen', async () => {
+      await run('grim', ['-g', `${cx},${cy} 1x1`, screenFile], { timeout: scaled(10000) });
+      return near((await pixelsOf(screenFile)).at(0, 0), [0x10, 0x10, 0xe0]);
+    }, scaled(15000));
+    const s = await server.call('screenshot', { window: a.address, lossless: true });
+    expect(s.isError, s.text.join('\n')).toBe(false);
+    const meta = s.data as { path: string; geometry: number[]; scale: number; source?: string };
+    expect(meta.source, 'the window is captured from its own pixels, not cropped from the screen').toBe('window');
+    const px = await pixelsOf(meta.path);
+    const p = px.at((cx - meta.geometry[0]) * meta.scale, (cy - meta.geometry[1]) * meta.scale);
+    expect(p, `pixel at the covered point is ${p}`).toSatisfy((v: [number, number, number]) => near(v, [0xe0, 0x10, 0x10]));
+    red.child.kill('SIGTERM');
+    blue.child.kill('SIGTERM');
+  });
+
+  it('wait_for sees a window opened outside hypruse, with the address the compositor gives it', async () => {
+    const waiting = server.call('wait_for', { event: 'window_open', match: `real late ${RUN}`, timeout_s: 60 });
+    await sleep(scaled(300));
+    const app = startProbe(`real late ${RUN}`, '#20a020');
+    const w = await waiting;
+    expect(w.isError, w.text.join('\n')).toBe(false);
+    const real = await until('the probe in the compositor', () => windowOfPid(comp, app.child.pid!), scaled(20000));
+    expect(String(w.data.address)).toBe(real.address);
+    app.child.kill('SIGTERM');
+  });
+
+  it('sequence: wait_for (already), keyboard type and click_ui OK in one call on a GTK 4 dialog', async () => {
+    const out = join(work, `zenity-seq-${RUN}.out`);
+    const l = await server.call('launch', { command: `zenity --entry --title='real sequence ${RUN}' --text='Name?' > ${out}`, workspace: '3', wait_s: 30 });
+    expect(l.isError, l.text.join('\n')).toBe(false);
+    const addr = String(l.data.address);
+    const s = await server.call('sequence', {
+      steps: [
+        { op: 'wait_for', event: 'window_open', match: `real sequence ${RUN}`, timeout_s: 10 },
+        { op: 'keyboard', action: 'type', text: 'plan ✓', window: addr },
+        { op: 'click_ui', name: 'OK', window: addr },
+      ],
+    });
+    expect(s.isError, s.text.join('\n')).toBe(false);
+    expect(s.text[0]).toBe('sequence: all 3/3 steps ran');
+    expect(await zenityOut(out)).toBe('plan ✓\n');
+  });
+
+  it('hypruse doctor (the built CLI) reports every check ok', async () => {
+    const r = await run(process.execPath, [BIN, 'doctor'], { env: { ...process.env }, timeout: scaled(60000) }).then(
+      (x) => ({ code: 0, out: x.stdout }),
+      (e: { code?: number; stdout?: string }) => ({ code: e.code ?? -1, out: e.stdout ?? '' }),
+    );
+    const lines = r.out.split('\n').filter((l) => /^\[(ok|FAIL)\]/.test(l));
+    expect(lines.length, r.out).toBeGreaterThan(5);
+    expect(lines.filter((l) => !l.startsWith('[ok]')), r.out).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+});
