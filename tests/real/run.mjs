@@ -16,7 +16,8 @@
 // HYPRUSE_VM_MIRROR (Debian mirror), HYPRUSE_VM_TIME_SCALE (how much slower this machine's
 // guest is than on an idle machine of this project's kind, 1 = nominal; default measured from
 // the boot; the guest's HYPRUSE_TIME_SCALE is ten times it, TCG being ~10x slower than the host),
-// HYPRUSE_VM_MEMORY (MiB, default 4096).
+// HYPRUSE_VM_MEMORY (MiB, default 4096), HYPRUSE_VM_DEADLINE_S (the most a guest may run after
+// its init, default 2400).
 // Every boot holds /tmp/hypruse-vm.lock (flock): one guest at a time on this machine.
 // Exit: 0 all passed, 1 something failed, 2 usage; a skipped stage (no qemu outside CI) exits 0.
 import { spawn, spawnSync } from 'node:child_process';
@@ -164,9 +165,15 @@ export async function boot(rootfs, { plan, budget, project = ROOT, files = {} })
   const given = Number(process.env.HYPRUSE_VM_TIME_SCALE);
   writeFileSync(join(jobDir, 'plan.sh'), `${plan}\n`);
   if (given > 0) writeFileSync(join(jobDir, 'time-scale'), `${given * 10}\n`);
-  copyFileSync(join(GUEST, 'init.sh'), join(rootfs, 'hypruse-init'));
-  copyFileSync(join(GUEST, 'lib.sh'), join(rootfs, 'hypruse-lib.sh'));
-  spawnSync('chmod', ['755', join(rootfs, 'hypruse-init')]);
+  copyFileSync(join(GUEST, 'init.sh'), join(jobDir, 'init.sh'));
+  copyFileSync(join(GUEST, 'lib.sh'), join(jobDir, 'lib.sh'));
+  // The rootfs's own init only hands over to this boot's job directory; rewritten only when it changed.
+  const stub = readFileSync(join(GUEST, 'stub.sh'), 'utf8');
+  const initPath = join(rootfs, 'hypruse-init');
+  if (!existsSync(initPath) || readFileSync(initPath, 'utf8') !== stub) {
+    writeFileSync(`${initPath}.new`, stub, { mode: 0o755 });
+    renameSync(`${initPath}.new`, initPath);
+  }
   const serial = join(jobDir, 'serial.log');
   const kernel = latest(join(rootfs, 'boot'), 'vmlinuz-');
   const initrd = latest(join(rootfs, 'boot'), 'initrd.img-');
@@ -229,7 +236,8 @@ export async function boot(rootfs, { plan, budget, project = ROOT, files = {} })
       bootMs = now - tStart;
       const measured = Math.max(1, bootMs / 1000 / NOMINAL.bootToInit);
       if (!scale) scale = measured;
-      deadline = now + (NOMINAL.system + budget) * scale * 1000;
+      const cap = (Number(process.env.HYPRUSE_VM_DEADLINE_S) || 40 * 60) * 1000;
+      deadline = now + Math.min(cap, (NOMINAL.system + budget) * scale * 1000);
       phase('boot-to-init', bootMs);
       say(`boot scale ${measured.toFixed(2)} (guest deadline in ${secs(deadline - now)} s)`);
     }
@@ -264,11 +272,18 @@ export async function boot(rootfs, { plan, budget, project = ROOT, files = {} })
 // ------------------------------------------------------------------ plans
 const VITEST = 'node node_modules/vitest/vitest.mjs run --config tests/real/vitest.config.ts --reporter=default --reporter=json';
 
-function testPlan(list) {
+function testPlan(list, record = false) {
   const lines = ['session_up'];
   for (const c of list) {
     lines.push(
       `if start_${c}; then`,
+      ...(record
+        ? [
+            `  mkdir -p $OUT/recorded/${c}; chmod 777 $OUT/recorded $OUT/recorded/${c}`,
+            `  ( cd /hypruse && as_desk node tests/real/guest/record.mjs ${c} $OUT/recorded/${c} ) >$OUT/${c}/record.log 2>&1`,
+            `  echo $? >$OUT/${c}/record.rc; phase ${c}-record`,
+          ]
+        : []),
       `  ( cd /hypruse && as_desk env HYPRUSE_REAL_COMPOSITOR=${c} HYPRUSE_CONTRACT_TARGETS=real-${c} ${VITEST} --outputFile.json=$OUT/${c}/vitest.json ) >$OUT/${c}/vitest.log 2>&1`,
       `  echo $? >$OUT/${c}/vitest.rc`,
       `  say "${c} suites exited with $(cat $OUT/${c}/vitest.rc): $(grep -E '^ +Tests ' $OUT/${c}/vitest.log | tail -1)"`,

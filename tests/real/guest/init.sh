@@ -1,6 +1,6 @@
 #!/bin/bash
-# PID 1 of the real-compositor guest (copied into the rootfs as /hypruse-init
-# at every boot). Brings up the system part of a desktop (udev, seatd), mounts
+# PID 1 of the real-compositor guest (run by the rootfs's /hypruse-init,
+# guest/stub.sh, from this boot's job directory). Brings up the system part of a desktop (udev, seatd), mounts
 # the project (/hypruse, read-only) and the job directory (/job, read-write),
 # runs /job/plan.sh with the helpers of lib.sh, and powers off. Every line it
 # prints goes to the serial console, which the host keeps as serial.log.
@@ -20,10 +20,10 @@ mountpoint -q /run || mount -t tmpfs -o mode=755 run /run
 mount -t tmpfs -o mode=1777,size=2g tmp /tmp
 mkdir -p /hypruse /job
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=loose,ro hypruse /hypruse || echo "hypruse-guest: FAILED to mount the project"
-mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 job /job || echo "hypruse-guest: FAILED to mount the job directory"
+mountpoint -q /job || mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 job /job || echo "hypruse-guest: FAILED to mount the job directory"
 hostname hypruse-vm
 echo "hypruse-guest: mounts done (uptime $(cut -d' ' -f1 /proc/uptime) s)"
-. /hypruse-lib.sh
+. /job/lib.sh
 # The guest's time scale: given by the host (HYPRUSE_VM_TIME_SCALE), else from how long the boot took.
 if [ -s /job/time-scale ]; then HYPRUSE_TIME_SCALE=$(cat /job/time-scale)
 else HYPRUSE_TIME_SCALE=$(awk -v u="$(cut -d' ' -f1 /proc/uptime)" -v n="$GUEST_NOMINAL_INIT_UPTIME" -v b="$GUEST_BASE_SCALE" 'BEGIN{ s=b*u/n; if (s<b) s=b; printf "%.1f", s }')

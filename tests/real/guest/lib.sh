@@ -1,4 +1,4 @@
-# Helpers of the real-compositor guest, sourced by init.sh (as /hypruse-lib.sh)
+# Helpers of the real-compositor guest, sourced by init.sh (from /job/lib.sh)
 # and used by the host-written /job/plan.sh:
 #   guest_system_up                 udev, seatd (called by init.sh)
 #   session_up                      the desktop user's runtime dir, session bus, AT-SPI bus
@@ -106,8 +106,12 @@ LUA
   chown $DESK_UID:$DESK_UID "$DESK_HOME/.config/hypr/hyprland.lua"
 }
 
-hyprctl_d() { as_desk hyprctl "$@"; }
-hyprctl_t() { as_desk timeout 60 hyprctl "$@"; }
+# One request to Hyprland's request socket, straight through socat: hyprctl gives up after a
+# fixed 5 s, which a loaded TCG guest exceeds.
+HYPR_SIG=
+hypr_ipc() {
+  printf '%s' "$1" | timeout 300 socat -t 300 - "UNIX-CONNECT:$RUNDIR/hypr/$HYPR_SIG/.socket.sock"
+}
 
 start_hyprland() {
   COMPOSITOR=hyprland
@@ -117,28 +121,36 @@ start_hyprland() {
   as_desk env LIBSEAT_BACKEND=seatd Hyprland >"$OUT/hyprland/stdout.log" 2>&1 &
   COMPOSITOR_PID=$!
   local sig="" i
-  for i in $(seq 1 600); do
+  for i in $(seq 1 1200); do
     sig=$(ls -1 "$RUNDIR/hypr" 2>/dev/null | head -1)
-    if [ -n "$sig" ] && [ -S "$RUNDIR/hypr/$sig/.socket.sock" ] && \
-       as_desk env HYPRLAND_INSTANCE_SIGNATURE="$sig" hyprctl -j status >/dev/null 2>&1; then break; fi
+    if [ -n "$sig" ] && [ -S "$RUNDIR/hypr/$sig/.socket.sock" ]; then
+      HYPR_SIG=$sig
+      hypr_ipc j/status 2>/dev/null | grep -q configProvider && break
+    fi
     kill -0 $COMPOSITOR_PID 2>/dev/null || { say "Hyprland exited"; tail -30 "$OUT/hyprland/stdout.log"; return 1; }
     sleep 0.5
   done
   [ -n "$sig" ] || { say "Hyprland did not create its instance"; return 1; }
   local wl
-  wl=$(as_desk env HYPRLAND_INSTANCE_SIGNATURE="$sig" timeout 60 hyprctl -j instances | jq -r --arg s "$sig" '.[] | select(.instance==$s) | .wl_socket')
+  wl=$(hypr_ipc j/instances | jq -r --arg s "$sig" '.[] | select(.instance==$s) | .wl_socket' 2>/dev/null)
   [ -n "$wl" ] || wl=$(cd "$RUNDIR" && ls -1 wayland-* 2>/dev/null | grep -v lock | head -1)
-  say "Hyprland instance $sig on $wl"
+  say "Hyprland instance $sig on $wl: $(hypr_ipc j/status | tr -d '\n ')"
   printf 'HYPRLAND_INSTANCE_SIGNATURE=%s\nWAYLAND_DISPLAY=%s\nXDG_CURRENT_DESKTOP=Hyprland\n' "$sig" "$wl" >"$SESSION_ENV"
   chown $DESK_UID "$SESSION_ENV"
   phase hyprland-ipc
   # Two headless outputs (the config gives them scales 1 and 1.5), then the virtio-gpu output off.
-  say "hyprctl output create headless: $(hyprctl_t output create headless 2>&1 | tr '\n' ' ')"
-  say "hyprctl output create headless: $(hyprctl_t output create headless 2>&1 | tr '\n' ' ')"
-  say "disable Virtual-1: $(hyprctl_t eval 'hl.monitor({ output = "Virtual-1", disabled = true })' 2>&1 | tr '\n' ' ')"
-  local mons=""
+  # A loaded guest sometimes loses a request (the connection is reset): count and retry.
+  local mons="" n
+  for i in $(seq 1 20); do
+    mons=$(hypr_ipc 'j/monitors all' 2>&1)
+    n=$(printf '%s' "$mons" | grep -c '"name": "HEADLESS')
+    [ "$n" -ge 2 ] && break
+    say "output create headless: $(hypr_ipc 'output create headless' 2>&1 | tr '\n' ' ')"
+    sleep 2
+  done
   for i in $(seq 1 60); do
-    mons=$(hyprctl_t -j monitors 2>&1)
+    [ $((i % 15)) = 1 ] && say "disable Virtual-1: $(hypr_ipc 'eval hl.monitor({ output = "Virtual-1", disabled = true })' 2>&1 | tr '\n' ' ')"
+    mons=$(hypr_ipc j/monitors 2>&1)
     [ "$(printf '%s' "$mons" | grep -c '"name": "HEADLESS')" = 2 ] && ! printf '%s' "$mons" | grep -q '"name": "Virtual-1"' && break
     sleep 1
   done

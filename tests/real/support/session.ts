@@ -1,8 +1,11 @@
 // The real compositor session of the guest (tests/real/guest/lib.sh starts
 // it): which compositor runs, its environment, independent readers
-// (hyprctl, swaymsg) and the time scale of this machine.
+// (Hyprland's request socket as hyprctl uses it, swaymsg) and the time scale
+// of this machine.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -30,14 +33,40 @@ export function sessionEnv(): Record<string, string> {
   return env;
 }
 
-export async function hyprctlJson<T = unknown>(what: string): Promise<T> {
-  const { stdout } = await run('hyprctl', ['-j', what], { timeout: scaled(5000), maxBuffer: 16 << 20 });
-  return JSON.parse(stdout.trim()) as T;
+/**
+ * One request on Hyprland's request socket, as hyprctl sends it (hyprctl
+ * itself gives up after a fixed 5 s, which a loaded TCG guest exceeds).
+ */
+export function hyprRequest(command: string, timeoutMs = scaled(10000)): Promise<string> {
+  const path = join(process.env.XDG_RUNTIME_DIR ?? '', 'hypr', process.env.HYPRLAND_INSTANCE_SIGNATURE ?? '', '.socket.sock');
+  return new Promise((resolve, reject) => {
+    const sock = net.createConnection({ path });
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      sock.destroy();
+      reject(new Error(`Hyprland did not answer ${JSON.stringify(command)} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    sock.on('connect', () => sock.end(command));
+    sock.on('data', (d: Buffer) => chunks.push(d));
+    sock.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    sock.on('close', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+  });
 }
 
+/** `hyprctl -j WHAT`, parsed. */
+export async function hyprctlJson<T = unknown>(what: string): Promise<T> {
+  return JSON.parse((await hyprRequest(`j/${what}`)).trim()) as T;
+}
+
+/** `hyprctl ARGS...` (the reply text, trimmed). */
 export async function hyprctl(...args: string[]): Promise<string> {
-  const { stdout } = await run('hyprctl', args, { timeout: scaled(5000), maxBuffer: 16 << 20 });
-  return stdout.trim();
+  return (await hyprRequest(args.join(' '))).trim();
 }
 
 export async function swaymsg<T = unknown>(type: string, payload?: string): Promise<T> {
