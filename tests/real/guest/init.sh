@@ -19,7 +19,14 @@ mount -t tmpfs -o mode=1777 shm /dev/shm
 mountpoint -q /run || mount -t tmpfs -o mode=755 run /run
 mount -t tmpfs -o mode=1777,size=2g tmp /tmp
 mkdir -p /hypruse /job
-mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=loose,ro hypruse /hypruse || echo "hypruse-guest: FAILED to mount the project"
+# The checkout comes read-only; an overlay with a tmpfs upper layer lets tools write beside it
+# (vite writes its bundled config under node_modules/.vite-temp) without touching the host.
+mkdir -p /run/hypruse-ro /tmp/.hypruse-upper /tmp/.hypruse-work
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=loose,ro hypruse /run/hypruse-ro || echo "hypruse-guest: FAILED to mount the project"
+modprobe -q overlay 2>/dev/null
+mount -t overlay -o lowerdir=/run/hypruse-ro,upperdir=/tmp/.hypruse-upper,workdir=/tmp/.hypruse-work overlay /hypruse \
+  || { echo "hypruse-guest: overlay failed; the project is read-only"; mount --bind /run/hypruse-ro /hypruse; }
+mkdir -p /hypruse/node_modules/.vite-temp && chown 1000:1000 /hypruse/node_modules/.vite-temp
 mountpoint -q /job || mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 job /job || echo "hypruse-guest: FAILED to mount the job directory"
 hostname hypruse-vm
 echo "hypruse-guest: mounts done (uptime $(cut -d' ' -f1 /proc/uptime) s)"
