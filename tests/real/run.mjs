@@ -471,11 +471,11 @@ async function stageRecord(opts) {
       say(`recording on ${c} failed (exit ${code}); log:\n${existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-30).join('\n') : '(none)'}`);
       continue;
     }
-    const target = join(opts.project, 'tests/simulators/recorded', dest[c]);
-    const keep = existsSync(join(target, 'README.md')) ? readFileSync(join(target, 'README.md')) : null;
+    // Only the transcript directory is replaced; other files beside it are not ours to touch.
+    const target = join(opts.project, 'tests/simulators/recorded', dest[c], 'transcript');
     rmSync(target, { recursive: true, force: true });
+    mkdirSync(dirname(target), { recursive: true });
     cpSync(src, target, { recursive: true });
-    if (keep && !existsSync(join(target, 'README.md'))) writeFileSync(join(target, 'README.md'), keep);
     spawnSync('chown', ['-R', `${statSync(opts.project).uid}:${statSync(opts.project).gid}`, target]);
     say(`recorded ${c} into ${target}`);
   }
