@@ -213,12 +213,12 @@ const CHECKS: Record<RequirementId, Check> = {
       const sub = await x.c.subscribe();
       x.later(async () => sub.close());
       await x.env.dropEvents();
-      const ev = await nextMatching(sub, 'resync after the drop', (e) => e.type === 'resync' || (e.type === 'other' && /resync|reconnect/i.test(e.name)), 10000);
+      const ev = await nextMatching(sub, 'resync after the drop', (e) => e.type === 'resync' || (e.type === 'other' && /resync|reconnect/i.test(e.name)), 10000 * SCALE);
       expect(ev.type, 'the reconnect marker is the typed resync event').toBe('resync');
       expect((ev as { reason: string }).reason.length).toBeGreaterThan(5);
       const s = await x.spawn('after-resync');
       const seen: string[] = [];
-      await nextMatching(sub, `window_open ${s.address}`, (e) => (seen.push(e.type), e.type === 'window_open' && e.address === s.address), 10000);
+      await nextMatching(sub, `window_open ${s.address}`, (e) => (seen.push(e.type), e.type === 'window_open' && e.address === s.address), 10000 * SCALE);
       expect(seen.filter((t) => t === 'resync'), 'one resync per reconnect').toEqual([]);
     },
     async absent({ c }) {
@@ -233,7 +233,7 @@ const CHECKS: Record<RequirementId, Check> = {
       const sub = await x.c.subscribe();
       x.later(async () => sub.close());
       const model = new DesktopModel(await x.c.snapshot());
-      const waiting = awaitDesktopEvent(sub, model, () => x.c.snapshot(), { event: 'window_close', match: s.title, timeoutMs: 8000 });
+      const waiting = awaitDesktopEvent(sub, model, () => x.c.snapshot(), { event: 'window_close', match: s.title, timeoutMs: 8000 * SCALE });
       process.kill(other.pid, 'SIGTERM');
       await sleep(150);
       const t0 = Date.now();
@@ -241,7 +241,7 @@ const CHECKS: Record<RequirementId, Check> = {
       const hit = await waiting;
       expect(hit, `no window_close matched "${s.title}"`).not.toBeNull();
       expect(hit).toMatchObject({ event: 'window_close', address: s.address, title: s.title, class: s.appId });
-      expect(Date.now() - t0, 'ended on the close event, well inside the timeout').toBeLessThan(4000);
+      expect(Date.now() - t0, 'ended on the close event, well inside the timeout').toBeLessThan(4000 * SCALE);
     },
     async absent({ c }) {
       await expectUnsupported(c.subscribe(), 'subscribe()');
@@ -254,14 +254,14 @@ const CHECKS: Record<RequirementId, Check> = {
       const sub = await x.c.subscribe();
       x.later(async () => sub.close());
       const model = new DesktopModel(await x.c.snapshot());
-      const waiting = awaitDesktopEvent(sub, model, () => x.c.snapshot(), { event: 'window_open', match: late, timeoutMs: 10000 });
+      const waiting = awaitDesktopEvent(sub, model, () => x.c.snapshot(), { event: 'window_open', match: late, timeoutMs: 10000 * SCALE });
       const t0 = Date.now();
       const s = await x.spawn('late-title', { lateTitle: late });
       expect(win(await x.c.snapshot(), s.address)?.title, 'the window opened under another title').not.toBe(late);
       const hit = await waiting;
       expect(hit, `no window_open matched "${late}"`).not.toBeNull();
       expect(hit).toMatchObject({ event: 'window_open', address: s.address, title: late });
-      expect(Date.now() - t0, 'ended on the title event, well inside the timeout').toBeLessThan(6000);
+      expect(Date.now() - t0, 'ended on the title event, well inside the timeout').toBeLessThan(6000 * SCALE);
     },
     async absent({ c }) {
       await expectUnsupported(c.subscribe(), 'subscribe()');
@@ -278,7 +278,7 @@ const CHECKS: Record<RequirementId, Check> = {
       // the window goes while the connection is down: its close event is never delivered
       await x.env.dropEvents();
       process.kill(s.pid, 'SIGTERM');
-      const hit = await awaitDesktopEvent(sub, model, () => x.c.snapshot(), { event: 'window_close', match: s.title, timeoutMs: 10000 });
+      const hit = await awaitDesktopEvent(sub, model, () => x.c.snapshot(), { event: 'window_close', match: s.title, timeoutMs: 10000 * SCALE });
       expect(hit, `the wait for the close of "${s.title}" did not end`).not.toBeNull();
       expect(hit).toMatchObject({ event: 'window_close', address: s.address, title: s.title });
     },
@@ -434,7 +434,7 @@ const CHECKS: Record<RequirementId, Check> = {
   'C-LAUNCH-SAME-CLASS-DECOY': {
     async present(x) {
       // the launched program opens its window late, so the decoy (same class and title, named like the program, another process) is listed first
-      const launching = x.c.launch(x.env.slowLaunchCommand, { timeoutMs: 12000 });
+      const launching = x.c.launch(x.env.slowLaunchCommand, { timeoutMs: 12000 * SCALE });
       const decoy = await x.spawn('same-class-decoy', { appId: SLOW_LAUNCH_APP, title: SLOW_LAUNCH_TITLE });
       const listedFirst = win(await x.c.snapshot(), decoy.address);
       expect(listedFirst, 'the decoy window is listed while the launch waits').toBeDefined();
@@ -447,7 +447,7 @@ const CHECKS: Record<RequirementId, Check> = {
       expect(res.window!.pid).not.toBe(decoy.pid);
     },
     async absent({ c, env }) {
-      await expectUnsupported(c.launch(env.launchCommand, { timeoutMs: 1000 }), 'launch()');
+      await expectUnsupported(c.launch(env.launchCommand, { timeoutMs: 1000 * SCALE }), 'launch()');
     },
   },
 

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, symlinkSync, mkdirSync, existsSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HyprlandCompositorFactory } from '@hypruse/compositor-hyprland';
+import { slowLaunchCommand } from '../support/slow-launch.js';
 import type { ContractEnv, ContractTarget } from '../target.js';
 import { UnixProxy } from '../../real/support/socket-proxy.js';
 import { moveWindowIndependently, realCompositor, scaled, startApp, until, windowOfPid } from '../../real/support/session.js';
@@ -42,7 +43,10 @@ export const target: ContractTarget = {
     return {
       compositor,
       async spawnWindow(opts) {
-        const app = startApp('foot', ['-a', opts.appId ?? 'hypruse.contract', '-T', opts.title ?? 'contract window']);
+        const args = ['-a', opts.appId ?? 'hypruse.contract', '-T', opts.title ?? 'contract window'];
+        // the terminal names its window from the program inside (OSC 2), like an app titling its window late
+        if (opts.lateTitle) args.push('sh', '-c', 'sleep 0.8; printf "\\033]2;%s\\007" "$0"; exec sleep 3600', opts.lateTitle);
+        const app = startApp('foot', args);
         const pid = app.pid!;
         apps.add(pid);
         const w = await until(`foot (pid ${pid}) mapped in hyprctl clients`, () => windowOfPid('hyprland', pid), scaled(15000));
@@ -53,6 +57,7 @@ export const target: ContractTarget = {
         return { pid, address: w.address };
       },
       launchCommand: "foot -a hypruse.contract.launch -T 'contract launch'",
+      slowLaunchCommand: slowLaunchCommand('exec foot -a "$APP" -T "$TITLE"'),
       spareWorkspace: '3',
       dropEvents: async () => {
         if (proxy.drop() === 0) throw new Error('real Hyprland target: there was no event connection to drop');

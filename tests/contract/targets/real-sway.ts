@@ -5,6 +5,7 @@
 // (support/sway-proxy.ts) so the suite can drop the event connection.
 import { existsSync } from 'node:fs';
 import { SwayCompositorFactory, type SwayCompositor } from '@hypruse/compositor-sway';
+import { slowLaunchCommand } from '../support/slow-launch.js';
 import type { ContractEnv, ContractTarget } from '../target.js';
 import { SwayProxy } from '../support/sway-proxy.js';
 import { moveWindowIndependently, realCompositor, scaled, startApp, until, windowOfPid } from '../../real/support/session.js';
@@ -29,7 +30,10 @@ export const target: ContractTarget = {
     return {
       compositor,
       async spawnWindow(opts) {
-        const app = startApp('foot', ['-a', opts.appId ?? 'hypruse.contract', '-T', opts.title ?? 'contract window']);
+        const args = ['-a', opts.appId ?? 'hypruse.contract', '-T', opts.title ?? 'contract window'];
+        // the terminal names its window from the program inside (OSC 2), like an app titling its window late
+        if (opts.lateTitle) args.push('sh', '-c', 'sleep 0.8; printf "\\033]2;%s\\007" "$0"; exec sleep 3600', opts.lateTitle);
+        const app = startApp('foot', args);
         const pid = app.pid!;
         apps.add(pid);
         const w = await until(`foot (pid ${pid}) in sway's tree`, () => windowOfPid('sway', pid), scaled(15000));
@@ -40,6 +44,7 @@ export const target: ContractTarget = {
         return { pid, address: w.address };
       },
       launchCommand: "foot -a hypruse.contract.launch -T 'contract launch'",
+      slowLaunchCommand: slowLaunchCommand('exec foot -a "$APP" -T "$TITLE"'),
       spareWorkspace: 'hypruse-contract',
       dropEvents: async () => {
         if (proxy.dropEventConnections() === 0) throw new Error('real sway target: there was no event connection to drop');
