@@ -20,8 +20,8 @@ const ROOT = join(import.meta.dirname, '../..');
 
 /** A real session (real sway, input, AT-SPI, every trust layer) on the test desktop. */
 async function desktopSession(env: Record<string, string>, over: Partial<HypruseConfig>): Promise<Session> {
-  Object.assign(process.env, env);
-  return createSession({ source: 'mcp', noFile: true, env: { ...process.env }, overrides: (c) => ({ ...c, ...over }) });
+  // what a host passes: its PATH and HOME and the desktop's variables, never copied into process.env
+  return createSession({ source: 'mcp', noFile: true, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env }, overrides: (c) => ({ ...c, ...over }) });
 }
 
 /** The hypruse CLI from sources (the same main() the built binary runs), with an explicit environment. */

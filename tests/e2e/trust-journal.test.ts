@@ -21,8 +21,8 @@ const SRC_BIN = join(ROOT, 'packages/hypruse/src/bin.ts');
 const NODE_ARGS = ['--conditions=@hypruse/source', '--import', 'tsx', SRC_BIN];
 
 async function desktopSession(env: Record<string, string>, over: Partial<HypruseConfig>): Promise<Session> {
-  Object.assign(process.env, env);
-  return createSession({ source: 'mcp', noFile: true, env: { ...process.env }, overrides: (c) => ({ ...c, ...over }) });
+  // what a host passes: its PATH and HOME and the desktop's variables, never copied into process.env
+  return createSession({ source: 'mcp', noFile: true, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env }, overrides: (c) => ({ ...c, ...over }) });
 }
 
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {

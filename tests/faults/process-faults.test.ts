@@ -51,9 +51,7 @@ async function exited(pid: number, timeoutMs: number): Promise<boolean> {
 describe.skipIf(!desk)('process faults on the real desktop', () => {
   let s: Session;
   beforeAll(async () => {
-    // the a11y plugin and the screenshot directory read process.env rather than the session's env
-    Object.assign(process.env, desk!.env);
-    s = await createSession({ source: 'mcp', noFile: true, env: { ...process.env, ...desk!.env } });
+    s = await createSession({ source: 'mcp', noFile: true, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...desk!.env } });
   });
   afterAll(async () => {
     await s?.dispose();

@@ -50,8 +50,7 @@ function sample(): Sample {
 describe.skipIf(!desk)('soak: 2,000 mixed calls through one session', () => {
   let s: Session;
   beforeAll(async () => {
-    Object.assign(process.env, desk!.env);
-    s = await createSession({ source: 'mcp', noFile: true, env: { ...process.env, ...desk!.env } });
+    s = await createSession({ source: 'mcp', noFile: true, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...desk!.env } });
   });
   afterAll(async () => {
     await s?.dispose();

@@ -16,20 +16,36 @@ export interface Server {
 
 /** The built server over real stdio, with the desktop environment passed explicitly (hosts strip it). */
 export async function startServer(env: Record<string, string>, extra: Record<string, string> = {}): Promise<Server> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN],
-    // the server under test follows the run's time policy (npm test measures HYPRUSE_TIME_SCALE from the load)
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? '/root',
-      LANG: 'C.UTF-8',
-      ...(process.env.HYPRUSE_TIME_SCALE ? { HYPRUSE_TIME_SCALE: process.env.HYPRUSE_TIME_SCALE } : {}),
-      ...env,
-      ...extra,
-    },
-    stderr: 'pipe',
-  });
+  return connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN],
+      // the server under test follows the run's time policy (npm test measures HYPRUSE_TIME_SCALE from the load)
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/root',
+        LANG: 'C.UTF-8',
+        ...(process.env.HYPRUSE_TIME_SCALE ? { HYPRUSE_TIME_SCALE: process.env.HYPRUSE_TIME_SCALE } : {}),
+        ...env,
+        ...extra,
+      },
+      stderr: 'pipe',
+    }),
+  );
+}
+
+/** The built server with exactly this environment and nothing else (`env -i`: not even what the MCP SDK adds by default). */
+export async function startServerExactEnv(env: Record<string, string>): Promise<Server> {
+  return connect(
+    new StdioClientTransport({
+      command: '/usr/bin/env',
+      args: ['-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), process.execPath, BIN],
+      stderr: 'pipe',
+    }),
+  );
+}
+
+async function connect(transport: StdioClientTransport): Promise<Server> {
   const client = new Client({ name: 'hypruse-e2e', version: '1' });
   await client.connect(transport);
   return {

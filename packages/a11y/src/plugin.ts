@@ -11,7 +11,7 @@ export const a11yPlugin = definePlugin({
       useFactory: instanceCachingFactory((c) => {
         const config = c.resolve<HypruseConfig>(Tokens.Config);
         const logger = c.isRegistered(Tokens.Logger, true) ? c.resolve<Logger>(Tokens.Logger) : undefined;
-        const env = c.isRegistered('hypruse.env', true) ? c.resolve<NodeJS.ProcessEnv>('hypruse.env') : process.env;
+        const env = c.isRegistered(Tokens.SessionEnv, true) ? c.resolve<NodeJS.ProcessEnv>(Tokens.SessionEnv) : process.env;
         return new AtspiAccessibility({ env, timeoutMs: config.a11y.timeoutMs, maxNodes: config.a11y.maxNodes, logger });
       }),
     });

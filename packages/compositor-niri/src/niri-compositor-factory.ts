@@ -67,6 +67,6 @@ export class NiriCompositorFactory implements CompositorFactory {
         hint: 'Run inside a niri session, or set NIRI_SOCKET to its socket path.',
       });
     }
-    return new NiriCompositor({ ...this.options, socketPath: found.path });
+    return new NiriCompositor({ ...this.options, socketPath: found.path, baseEnv: env.env });
   }
 }

@@ -31,7 +31,9 @@ import { resolveWorkspace } from './model/workspace-ref.js';
 export interface NiriCompositorOptions {
   /** Path of niri's IPC socket ($NIRI_SOCKET). */
   socketPath: string;
-  /** Environment for launched processes (merged over process.env; WAYLAND_DISPLAY etc. of this niri). */
+  /** The session environment launched processes start from (default: process.env). */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** Environment for launched processes on top of `baseEnv` (WAYLAND_DISPLAY etc. of this niri). */
   childEnv?: Record<string, string>;
   logger?: Logger;
   /** Deadline for one IPC request (default 2000 ms). */
@@ -159,7 +161,7 @@ export class NiriCompositor implements Compositor {
     throwIfAborted(opts.signal);
     const target = opts.workspace ? resolveWorkspace(opts.workspace, await this.ipc.workspaces({ signal: opts.signal })) : null;
     let streamError: string | null = null;
-    const env = { ...process.env, ...this.childEnv, ...(opts.env ?? {}) };
+    const env = { ...(this.opts.baseEnv ?? process.env), ...this.childEnv, ...(opts.env ?? {}) };
     const wait = await awaitLaunchedWindow(
       {
         subscribe: () =>

@@ -73,6 +73,6 @@ export class SwayCompositorFactory implements CompositorFactory {
     const d = this.detect(env);
     if (!d.ok) throw new HypruseError('unsupported.compositor', `sway is not available: ${d.reason}`, { hint: 'Start sway or set SWAYSOCK to its IPC socket.' });
     const launchEnv: Record<string, string> = { ...(d.env ?? {}) };
-    return new SwayCompositor({ socketPath: launchEnv.SWAYSOCK, launchEnv });
+    return new SwayCompositor({ socketPath: launchEnv.SWAYSOCK, baseEnv: env.env, launchEnv });
   }
 }

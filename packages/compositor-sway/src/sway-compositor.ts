@@ -17,7 +17,9 @@ import type { SwayCommandResult, SwayNode, SwayVersion } from './model/raw-types
 export interface SwayCompositorOptions {
   /** Path of sway's IPC socket ($SWAYSOCK). */
   socketPath: string;
-  /** Environment given to launched commands (WAYLAND_DISPLAY, SWAYSOCK, XDG_RUNTIME_DIR, ...), on top of process.env. */
+  /** The session environment launched commands start from (default: process.env). */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** What discovery found (WAYLAND_DISPLAY, SWAYSOCK, XDG_RUNTIME_DIR, ...), on top of `baseEnv` for launched commands. */
   launchEnv?: Record<string, string>;
   requestTimeoutMs?: number;
   /** Delays between event reconnection attempts. */
@@ -180,7 +182,7 @@ export class SwayCompositor implements Compositor {
     const target = opts.workspace ? opts.workspace : null;
     if (target && target !== SCRATCH_WORKSPACE) quoteWorkspace(target); // validate before anything starts
     if (opts.signal?.aborted) throw new CancelledError();
-    const env = { ...process.env, ...(this.opts.launchEnv ?? {}), ...(opts.env ?? {}) };
+    const env = { ...(this.opts.baseEnv ?? process.env), ...(this.opts.launchEnv ?? {}), ...(opts.env ?? {}) };
     const wait = await awaitLaunchedWindow(
       {
         subscribe: () => this.subscribe(),

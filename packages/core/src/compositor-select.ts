@@ -6,6 +6,8 @@ export interface Selection {
   detail: string;
   /** Why each plugin declined (or was not asked). */
   reasons: Array<{ id: string; reason: string }>;
+  /** The session environment the chosen plugin discovered (socket, display, runtime dir), for every backend and trust layer. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -22,14 +24,14 @@ export async function selectCompositor(factories: CompositorFactory[], env: Comp
       return { factory: null, detail: '', reasons: [{ id: wanted, reason: `no compositor plugin "${wanted}" is installed (installed: ${factories.map((x) => x.id).join(', ') || 'none'})` }] };
     }
     const d = await safeDetect(f, env);
-    if (d.ok) return { factory: f, detail: d.detail, reasons };
+    if (d.ok) return { factory: f, detail: d.detail, reasons, ...(d.env ? { env: d.env } : {}) };
     return { factory: null, detail: '', reasons: [{ id: f.id, reason: d.reason }] };
   }
-  let discovered: { factory: CompositorFactory; detail: string } | null = null;
+  let discovered: { factory: CompositorFactory; detail: string; env?: Record<string, string> } | null = null;
   for (const f of factories) {
     const d = await safeDetect(f, env);
-    if (d.ok && d.explicit) return { factory: f, detail: d.detail, reasons };
-    if (d.ok) discovered ??= { factory: f, detail: d.detail };
+    if (d.ok && d.explicit) return { factory: f, detail: d.detail, reasons, ...(d.env ? { env: d.env } : {}) };
+    if (d.ok) discovered ??= { factory: f, detail: d.detail, ...(d.env ? { env: d.env } : {}) };
     else reasons.push({ id: f.id, reason: d.reason });
   }
   return discovered ? { ...discovered, reasons } : { factory: null, detail: '', reasons };

@@ -38,7 +38,7 @@ export {
 } from './geometry.js';
 export { ConfigSchema, defineConfig, defaultConfig, DEFAULT_DANGEROUS, PolicyTier } from './config/schema.js';
 export type { HypruseConfig, HypruseConfigInput } from './config/schema.js';
-export { runtimeDir } from './runtime.js';
+export { runtimeDir, sessionEnvironment } from './runtime.js';
 export { loadConfig } from './config/load.js';
 export type { LoadedConfig, ConfigSource, LoadOptions } from './config/load.js';
 export { ENV_VARS, envOverrides, parseConfine, parseAuthGuard } from './config/env.js';

@@ -27,4 +27,10 @@ export const Tokens = {
   Clipboard: token<Clipboard>('Clipboard'),
   ToolPlugin: token<AnyTool>('ToolPlugin'),
   TrustLayer: token<TrustLayer>('TrustLayer'),
+  /**
+   * The session environment: the host's, with what compositor discovery found
+   * on top (WAYLAND_DISPLAY, the compositor socket, XDG_RUNTIME_DIR). Every
+   * backend reads this, never process.env (a host may strip the environment).
+   */
+  SessionEnv: token<NodeJS.ProcessEnv>('SessionEnv'),
 } as const;

@@ -5,7 +5,7 @@ function call(): TrustCall {
   return {
     id: 1, tool: 't', kind: 'act', args: {}, rawArgs: {}, intent: async () => null, config: defaultConfig(), session: newSession(),
     services: { get: () => { throw new Error('none'); }, has: () => false }, signal: new AbortController().signal, dryRun: false,
-    parent: null, source: 'cli', allowAuth: false, confirmed: false, notes: [],
+    env: {}, parent: null, source: 'cli', allowAuth: false, confirmed: false, notes: [],
   };
 }
 

@@ -1,6 +1,6 @@
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import {
-  HypruseError, Pipeline, setTimeScale, Tokens, ToolRegistry, UnavailableCompositor, loadConfig, newSession, runtimeDir, selectCompositor,
+  HypruseError, Pipeline, setTimeScale, Tokens, ToolRegistry, UnavailableCompositor, loadConfig, newSession, runtimeDir, selectCompositor, sessionEnvironment,
   stderrLogger, type AnyTool, type Input, type CallSource, type Compositor, type CompositorEnv, type CompositorFactory, type HyprusePlugin,
   type LoadedConfig, type Logger, type Selection, type SessionState, type ToolServices, type TrustLayer, type HypruseConfig,
 } from '@hypruse/core';
@@ -36,6 +36,8 @@ export interface Session {
   state: SessionState;
   services: ToolServices;
   logger: Logger;
+  /** The session environment (Tokens.SessionEnv). */
+  env: NodeJS.ProcessEnv;
   dispose(): Promise<void>;
 }
 
@@ -49,7 +51,6 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const c = rootContainer.createChildContainer();
   c.register(Tokens.Config, { useValue: config });
   c.register(Tokens.Logger, { useValue: logger });
-  c.register('hypruse.env', { useValue: env });
 
   const thirdParty: HyprusePlugin[] = [];
   for (const spec of config.plugins) thirdParty.push(await loadPlugin(spec, loaded.baseDir));
@@ -62,15 +63,16 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     }
   }
 
-  let compositor: Compositor;
+  let compositor: Compositor = new UnavailableCompositor([{ id: 'none', reason: 'compositor not selected for this command' }]);
   let selection: Selection | null = null;
   const factories = c.isRegistered(Tokens.CompositorFactory, true) ? c.resolveAll<CompositorFactory>(Tokens.CompositorFactory) : [];
   const compEnv: CompositorEnv = { env, runtimeDir: runtimeDir(env) };
-  if (opts.noCompositor) {
-    compositor = new UnavailableCompositor([{ id: 'none', reason: 'compositor not selected for this command' }]);
-  } else {
-    selection = await selectCompositor(factories, compEnv, config.compositor);
-    compositor = selection.factory ? await selection.factory.create(compEnv) : new UnavailableCompositor(selection.reasons);
+  if (!opts.noCompositor) selection = await selectCompositor(factories, compEnv, config.compositor);
+  // one session environment: what discovery found beats the host's (which may be stripped); every backend, trust layer and launched command starts from it
+  const sessionEnv = sessionEnvironment(env, selection?.env);
+  c.register(Tokens.SessionEnv, { useValue: sessionEnv });
+  if (selection) {
+    compositor = selection.factory ? await selection.factory.create({ env: sessionEnv, runtimeDir: runtimeDir(sessionEnv) }) : new UnavailableCompositor(selection.reasons);
   }
   c.register(Tokens.Compositor, { useValue: compositor });
 
@@ -78,13 +80,13 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const layers = c.isRegistered(Tokens.TrustLayer, true) ? c.resolveAll<TrustLayer>(Tokens.TrustLayer) : [];
   const registry = new ToolRegistry(tools, compositor.id === 'none' ? null : compositor.id);
   const state = newSession();
-  const statePath = opts.source === 'cli' && compositor.id !== 'none' ? cliStatePath(compositor.id, env) : null;
+  const statePath = opts.source === 'cli' && compositor.id !== 'none' ? cliStatePath(compositor.id, sessionEnv) : null;
   if (statePath) loadCliState(statePath, state);
   const services: ToolServices = {
     get: <T,>(t: symbol) => c.resolve<T>(t),
     has: (t) => c.isRegistered(t, true),
   };
-  const pipeline = new Pipeline({ config, session: state, services, registry, layers, source: opts.source, logger, env });
+  const pipeline = new Pipeline({ config, session: state, services, registry, layers, source: opts.source, logger, env: sessionEnv });
 
   let disposed = false;
   return {
@@ -98,6 +100,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     state,
     services,
     logger,
+    env: sessionEnv,
     async dispose() {
       if (disposed) return;
       disposed = true;

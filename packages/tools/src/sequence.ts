@@ -46,8 +46,10 @@ function describeEvent(e: DesktopEvent): string {
 }
 
 /** Events a step is expected to cause, so they do not stop the run. */
-function excused(step: Step, e: DesktopEvent, window: string | null): boolean {
+function excused(step: Step, e: DesktopEvent, window: string | null, model?: DesktopModel): boolean {
   const a = step.args;
+  // what a wait step waited for is what it meant to happen
+  if (step.op === 'wait_for' && eventMatches(a.event as WaitEvent, e, String(a.match ?? ''), model)) return true;
   const op = step.op === 'wm' ? 'hypr' : step.op;
   if (op === 'hypr') {
     if (e.type === 'workspace' && ['workspace', 'focus_window', 'fullscreen', 'move_window'].includes(String(a.action))) return true;
@@ -162,7 +164,7 @@ export const sequenceTool = defineTool({
         if (sub && i > 0) {
           backlog = await settle(sub, watch, comp, ctx.config.sequence.quietMs, ctx.signal);
           const next = step.op === 'wait_for' ? (step.args.event as WaitEvent) : null;
-          const surprise = backlog.filter((e) => isStructural(e) && !excused(steps[i - 1], e, prevWindow) && e.type !== next);
+          const surprise = backlog.filter((e) => isStructural(e) && !excused(steps[i - 1], e, prevWindow, watch.model ?? undefined) && e.type !== next);
           if (surprise.length) {
             stopped = `desktop changed (${surprise.map(describeEvent).join(', ')}) before step ${i + 1}`;
             break;
@@ -196,7 +198,7 @@ export const sequenceTool = defineTool({
       }
       if (sub && !stopped) {
         const tail = await settle(sub, watch, comp, ctx.config.sequence.quietMs, ctx.signal);
-        const surprise = tail.filter((e) => isStructural(e) && !excused(steps[steps.length - 1], e, prevWindow));
+        const surprise = tail.filter((e) => isStructural(e) && !excused(steps[steps.length - 1], e, prevWindow, watch.model ?? undefined));
         if (surprise.length) report.push(`note: desktop changed (${surprise.map(describeEvent).join(', ')}) after the last step`);
       }
     } finally {

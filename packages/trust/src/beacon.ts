@@ -241,13 +241,13 @@ function actionOf(tool: string, args: Record<string, unknown>): string {
  * after. Runs just inside the journal (TRUST_ORDER has no beacon entry, so it
  * takes journal + 1). Nested calls are covered by their parent.
  */
-export function createBeaconLayer(writer: () => BeaconWriter = () => beaconWriter()): TrustLayer {
+export function createBeaconLayer(writer: (env: NodeJS.ProcessEnv) => BeaconWriter = (env) => beaconWriter(env)): TrustLayer {
   return {
     name: 'beacon',
     order: TRUST_ORDER.beacon,
     appliesTo: (call) => call.parent === null,
     async handle(call, next) {
-      const w = writer();
+      const w = writer(call.env);
       const action = actionOf(call.tool, call.rawArgs);
       const id = w.begin(call.config, call.source, call.tool, action);
       try {

@@ -78,6 +78,8 @@ export function fakeCompositor(desk: Desktop, caps: CompositorCapability[] = ['l
 }
 
 export interface CallOptions {
+  /** The session environment of the call (default: process.env). */
+  env?: NodeJS.ProcessEnv;
   tool?: string;
   kind?: 'act' | 'observe';
   intent?: Intent | null | (() => Promise<Intent | null>);
@@ -125,6 +127,7 @@ export function fakeCall(o: CallOptions = {}): TrustCall {
       has: (t) => registry.has(t),
     },
     signal: new AbortController().signal,
+    env: o.env ?? process.env,
     dryRun: o.dryRun ?? false,
     parent: o.parent ?? null,
     source: o.source ?? 'mcp',

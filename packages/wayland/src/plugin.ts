@@ -8,7 +8,7 @@ export const waylandPlugin = definePlugin({
   name: 'wayland',
   apiVersion: PLUGIN_API_VERSION,
   register(c) {
-    const env = () => (c.isRegistered('hypruse.env', true) ? c.resolve<NodeJS.ProcessEnv>('hypruse.env') : process.env);
+    const env = () => (c.isRegistered(Tokens.SessionEnv, true) ? c.resolve<NodeJS.ProcessEnv>(Tokens.SessionEnv) : process.env);
     c.register(Tokens.Input, {
       useFactory: instanceCachingFactory(
         (r) => new WaylandInput({ env: env(), keyboard: r.resolve<HypruseConfig>(Tokens.Config).input.keyboard, logger: r.resolve<Logger>(Tokens.Logger) }),

@@ -21,6 +21,8 @@ export interface TrustCall {
   readonly services: ToolServices;
   readonly signal: AbortSignal;
   readonly dryRun: boolean;
+  /** The session environment (Tokens.SessionEnv): where the journal, beacon and lock probe look, never process.env. */
+  readonly env: NodeJS.ProcessEnv;
   /** The enclosing call (sequence step, click_ui -> pointer). */
   readonly parent: TrustCall | null;
   readonly source: 'mcp' | 'cli' | 'replay';

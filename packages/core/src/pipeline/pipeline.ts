@@ -114,6 +114,7 @@ export class Pipeline {
       services,
       signal,
       dryRun,
+      env: ctx.env,
       parent,
       source: parent?.source ?? this.opts.source,
       allowAuth: Boolean((raw as { allow_auth?: unknown }).allow_auth) || Boolean(parent?.allowAuth),

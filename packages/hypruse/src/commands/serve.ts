@@ -16,8 +16,8 @@ function lazySession(loaded: LoadedConfig): () => Promise<McpSession> {
     const [{ createSession }, trust] = await Promise.all([import('../session.js'), import('@hypruse/trust')]);
     const session = await createSession({ source: 'mcp', loaded });
     active = session;
-    await trust.journalSessionStart(session.config, VERSION);
-    trust.beaconWriter().announce(session.config, 'mcp');
+    await trust.journalSessionStart(session.config, VERSION, session.env);
+    trust.beaconWriter(session.env).announce(session.config, 'mcp');
     if (session.config.mark && session.compositor.id !== 'none') void trust.installMarkRule(session.compositor, session.logger);
     if (session.selection && !session.selection.factory) {
       session.logger.warn(`no compositor found; tools will explain: ${session.selection.reasons.map((r) => `${r.id}: ${r.reason}`).join('; ')}`);
@@ -32,7 +32,7 @@ async function shutdown(): Promise<void> {
   if (!session) return;
   const [{ releaseInput }, { journalSessionStop }] = await Promise.all([import('../session.js'), import('@hypruse/trust')]);
   await releaseInput(session.container);
-  await Promise.all([session.dispose(), journalSessionStop(session.config, VERSION)]);
+  await Promise.all([session.dispose(), journalSessionStop(session.config, VERSION, session.env)]);
 }
 
 /** Release held input and dispose on every way out: signals, stdin closing. */

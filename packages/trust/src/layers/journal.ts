@@ -21,7 +21,7 @@ export const journalLayer: TrustLayer = {
   order: TRUST_ORDER.journal,
   appliesTo: (call) => call.config.journal.path !== null,
   async handle(call, next) {
-    const journal = journalFor(call.config);
+    const journal = journalFor(call.config, call.env);
     if (!journal) return next();
     const started = Date.now();
     const t0 = performance.now();

@@ -40,7 +40,8 @@ function refuse(reason: string, hint: string): never {
  * keystrokes to "whatever is focused" need `allow_auth` and then go to the
  * credential prompt, said in a note.
  */
-export function createLockLayer(probe: LockProbe = systemLockProbe, env: NodeJS.ProcessEnv = process.env): TrustLayer {
+/** `env` overrides the session environment of each call (tests). */
+export function createLockLayer(probe: LockProbe = systemLockProbe, env?: NodeJS.ProcessEnv): TrustLayer {
   return {
     name: 'lock',
     order: TRUST_ORDER.lock,
@@ -48,7 +49,7 @@ export function createLockLayer(probe: LockProbe = systemLockProbe, env: NodeJS.
     async handle(call, next) {
       const intent: Intent | null = await call.intent();
       if (!deliversInput(intent)) return next();
-      const state = await lockState(call, probe, env);
+      const state = await lockState(call, probe, env ?? call.env);
       if (!state.locked) return next();
       const how = state.by === 'compositor' || state.by === 'logind' ? `(${state.by} reports it)` : `(${state.by} is running)`;
       const unlock = 'the person must unlock the session first';
