@@ -60,7 +60,8 @@ describe.skipIf(!desk)('the built server with only HOME, PATH and XDG_RUNTIME_DI
     const u = await server.call('ui', { window });
     expect(u.isError, u.text.join('\n')).toBe(false);
 
-    const typed = `stripped ✓ ${RUN}`;
+    // ASCII: the app runs in the C locale of a stripped environment and prints other characters as "?"
+    const typed = `stripped ok ${RUN}`;
     const k = await server.call('keyboard', { action: 'type', text: typed, window });
     expect(k.isError, k.text.join('\n')).toBe(false);
 

@@ -21,14 +21,14 @@ const ROOT = join(import.meta.dirname, '../..');
 /** A real session (real sway, input, AT-SPI, every trust layer) on the test desktop. */
 async function desktopSession(env: Record<string, string>, over: Partial<HypruseConfig>): Promise<Session> {
   // what a host passes: its PATH and HOME and the desktop's variables, never copied into process.env
-  return createSession({ source: 'mcp', noFile: true, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env }, overrides: (c) => ({ ...c, ...over }) });
+  return createSession({ source: 'mcp', noFile: true, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: process.env.LANG || 'C.UTF-8', ...env }, overrides: (c) => ({ ...c, ...over }) });
 }
 
 /** The hypruse CLI from sources (the same main() the built binary runs), with an explicit environment. */
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   const argv = ['--conditions=@hypruse/source', '--import', 'tsx', join(ROOT, 'packages/hypruse/src/bin.ts'), ...args];
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, argv, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env }, timeout: 60000, encoding: 'utf8', cwd: ROOT }, (err, stdout, stderr) => {
+    execFile(process.execPath, argv, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: process.env.LANG || 'C.UTF-8', ...env }, timeout: 60000, encoding: 'utf8', cwd: ROOT }, (err, stdout, stderr) => {
       if (err && typeof err.code !== 'number') return reject(new Error(`hypruse ${args.join(' ')}: ${err.message}\n${stderr}`));
       resolve({ code: typeof err?.code === 'number' ? err.code : 0, stdout, stderr });
     });

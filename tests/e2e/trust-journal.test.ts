@@ -22,12 +22,12 @@ const NODE_ARGS = ['--conditions=@hypruse/source', '--import', 'tsx', SRC_BIN];
 
 async function desktopSession(env: Record<string, string>, over: Partial<HypruseConfig>): Promise<Session> {
   // what a host passes: its PATH and HOME and the desktop's variables, never copied into process.env
-  return createSession({ source: 'mcp', noFile: true, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env }, overrides: (c) => ({ ...c, ...over }) });
+  return createSession({ source: 'mcp', noFile: true, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: process.env.LANG || 'C.UTF-8', ...env }, overrides: (c) => ({ ...c, ...over }) });
 }
 
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [...NODE_ARGS, ...args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env }, timeout: 60000, encoding: 'utf8', cwd: ROOT }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...NODE_ARGS, ...args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: process.env.LANG || 'C.UTF-8', ...env }, timeout: 60000, encoding: 'utf8', cwd: ROOT }, (err, stdout, stderr) => {
       if (err && typeof err.code !== 'number') return reject(new Error(`hypruse ${args.join(' ')}: ${err.message}\n${stderr}`));
       resolve({ code: typeof err?.code === 'number' ? err.code : 0, stdout, stderr });
     });

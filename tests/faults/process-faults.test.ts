@@ -51,7 +51,7 @@ async function exited(pid: number, timeoutMs: number): Promise<boolean> {
 describe.skipIf(!desk)('process faults on the real desktop', () => {
   let s: Session;
   beforeAll(async () => {
-    s = await createSession({ source: 'mcp', noFile: true, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...desk!.env } });
+    s = await createSession({ source: 'mcp', noFile: true, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: process.env.LANG || 'C.UTF-8', ...desk!.env } });
   });
   afterAll(async () => {
     await s?.dispose();

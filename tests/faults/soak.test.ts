@@ -50,7 +50,7 @@ function sample(): Sample {
 describe.skipIf(!desk)('soak: 2,000 mixed calls through one session', () => {
   let s: Session;
   beforeAll(async () => {
-    s = await createSession({ source: 'mcp', noFile: true, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...desk!.env } });
+    s = await createSession({ source: 'mcp', noFile: true, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: process.env.LANG || 'C.UTF-8', ...desk!.env } });
   });
   afterAll(async () => {
     await s?.dispose();
