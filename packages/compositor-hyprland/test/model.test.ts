@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { decodeBatch } from '../src/ipc/batch.js';
-import { mapBinds } from '../src/model/binds.js';
+import { bindChord, mapBinds } from '../src/model/binds.js';
 import { classifyLayer, mapLayers } from '../src/model/layers.js';
 import { SNAPSHOT_QUERIES, fullscreenMode, mapDesktop, mapMonitor, rawSnapshotFromBatch } from '../src/model/map-desktop.js';
 
@@ -126,6 +126,20 @@ describe('binds', () => {
     expect(binds[1]).toEqual({ combo: 'SUPER+Return', action: 'exec', arg: 'foot', description: 'Terminal' });
     expect(binds[5].mode).toBe('resize');
     expect(binds.some((b) => b.lua)).toBe(false);
+  });
+
+  it('Lua binds recorded from real 0.57 carry the chord that runs them from the virtual keyboard', () => {
+    const raw = JSON.parse(readFileSync(join(here, '../../../tests/simulators/recorded/hyprland-0.57/j-binds.txt'), 'utf8'));
+    const binds = mapBinds(raw);
+    expect(binds.find((b) => b.combo === 'SUPER+Return')).toMatchObject({ lua: true, action: 'lua', chord: 'super+Return' });
+    expect(binds.filter((b) => b.lua).every((b) => typeof b.chord === 'string')).toBe(true);
+    // single letters as their lowercase keysym; submap, release, mouse and raw-keycode binds have no chord
+    expect(bindChord({ modmask: 64, key: 'Q', dispatcher: 'HL.Dispatcher(close)' })).toBe('super+q');
+    expect(bindChord({ modmask: 65, key: '2' })).toBe('super+shift+2');
+    expect(bindChord({ modmask: 64, key: 'Q', submap: 'resize' })).toBeNull();
+    expect(bindChord({ modmask: 64, key: 'Q', release: true })).toBeNull();
+    expect(bindChord({ modmask: 64, key: 'code:24' })).toBeNull();
+    expect(bindChord({ modmask: 128, key: 'x' })).toBeNull();
   });
 
   it('flags Lua binds (0.56 `__lua` with a registry index, main `HL.Dispatcher(...)` / `function: 0x...`)', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HypruseError, NotFoundError, defineTool, fact, result, type Bind } from '@hypruse/core';
+import { HypruseError, NotFoundError, Tokens, defineTool, fact, parseCombo, result, type Bind } from '@hypruse/core';
 import { thenField } from './common/fields.js';
 import { compositorOf, requireCapability } from './common/desktop.js';
 
@@ -17,7 +17,7 @@ export const bindsTool = defineTool({
   name: 'binds',
   title: 'Key bindings',
   effect: 'observe',
-  description: "The person's own compositor key bindings, decoded (combo, action, argument, mode). Run one with use_bind: synthetic keys cannot trigger them.",
+  description: "The person's own compositor key bindings, decoded (combo, action, argument, mode). Run one with use_bind.",
   readonlyDescription: "The person's own compositor key bindings, decoded (combo, action, argument, mode).",
   input: z.object({}).strict(),
   output: bindsOutput,
@@ -41,12 +41,18 @@ export const useBindTool = defineTool({
   async intent(args, ctx) {
     requireCapability(ctx, 'bind.run', 'running key bindings');
     const b = await find(args.combo, ctx);
+    if (b.lua && b.chord) return { summary: `run ${b.combo} (a Lua binding) by pressing ${b.chord} on the virtual keyboard`, input: 'keyboard', global: true, command: b.chord };
     return { summary: `run ${b.combo}: ${b.action} ${b.arg}`.trim(), input: 'none', global: true, command: `${b.action} ${b.arg}`.trim() };
   },
   async handle(args, ctx) {
     const b = await find(args.combo, ctx);
+    if (b.lua && b.chord) {
+      // the compositor runs its binds from virtual keyboards: the chord is the honest route to a Lua function
+      await ctx.services.get(Tokens.Input).key(parseCombo(b.chord), ctx.signal);
+      return result(`ran ${b.combo} (a Lua binding) by pressing ${b.chord} on the virtual keyboard`).data({ combo: b.combo, action: 'lua', arg: '' }).build();
+    }
     if (b.lua) {
-      throw new HypruseError('unsupported.capability', `${b.combo} is a Lua binding; its action is a Lua function that hypruse cannot run through IPC`, {
+      throw new HypruseError('unsupported.capability', `${b.combo} is a Lua binding; its action is a Lua function that hypruse cannot run through IPC, and it cannot be pressed as a chord (a submap, release, mouse or raw-keycode binding)`, {
         hint: 'do what the binding does with the other tools (hypr/wm, launch, keyboard)',
       });
     }

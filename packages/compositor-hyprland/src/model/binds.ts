@@ -32,6 +32,27 @@ export function normalizeCombo(combo: string): string {
   return combo.toUpperCase().replace(/\s+/g, '');
 }
 
+const CHORD_MODS: Record<string, string> = { SUPER: 'super', CTRL: 'ctrl', SHIFT: 'shift', ALT: 'alt' };
+
+/**
+ * The chord that runs a bind from hypruse's virtual keyboard. Hyprland runs
+ * binds for key events of virtual keyboards too (InputManager::onKeyboardKey
+ * skips them only for the active input method's own keyboard), matching the
+ * keysym of the uploaded keymap and its modifier mask. Only plain press binds
+ * of the default submap with a named key and the four usual modifiers
+ * qualify; letters are pressed as their lowercase keysym, as a real keyboard
+ * without Shift sends them.
+ */
+export function bindChord(b: RawBind): string | null {
+  if (b.mouse || b.release || b.catch_all || (b as { longPress?: boolean }).longPress) return null;
+  if (b.submap && b.submap !== 'default') return null;
+  const key = b.key ?? '';
+  if (!key || key.startsWith('code:') || /^mouse/i.test(key)) return null;
+  const mods = modmaskNames(b.modmask ?? 0);
+  if (mods.some((m) => !(m in CHORD_MODS))) return null;
+  return [...mods.map((m) => CHORD_MODS[m]), key.length === 1 ? key.toLowerCase() : key].join('+');
+}
+
 /** `j/binds` → binds: mouse binds and binds without key or keycode dropped; Lua binds flagged `lua: true`, action `lua`. */
 export function mapBinds(raw: RawBind[] | null | undefined): Bind[] {
   const out: Bind[] = [];
@@ -49,6 +70,7 @@ export function mapBinds(raw: RawBind[] | null | undefined): Bind[] {
         action: 'lua',
         arg: '',
         lua: true,
+        ...(bindChord(b) ? { chord: bindChord(b)! } : {}),
         ...(description ? { description } : named ? { description: `Lua dispatcher ${named[1]}` } : {}),
         ...(mode ? { mode } : {}),
       });

@@ -76,6 +76,12 @@ export interface Bind {
   mode?: string;
   /** Set when the bind is defined in Lua and cannot be run by its dispatcher string. */
   lua?: boolean;
+  /**
+   * A combination (parseCombo syntax) that runs the bind when pressed on the
+   * virtual keyboard: set by a compositor plugin whose compositor honours its
+   * binds from virtual keyboards, for a bind that has no other route.
+   */
+  chord?: string;
 }
 
 export interface Compositor {
