@@ -535,7 +535,8 @@ export class HyprlandSimulator {
         }
         rec('focus', { window: str(fields.window) });
         const w = windowOf();
-        if (!w) return 'No such window found';
+        // 0.57 (recorded): a Lua warning naming the dispatcher
+        if (!w) return this.profile.version === 'main' ? 'warning: =[C]:-1: hl.focus: window not found' : 'No such window found';
         this.focus(w);
         return 'ok';
       }

@@ -75,6 +75,9 @@ describe('Hyprland simulator 0.57 replies match the recorded real ones', () => {
     const sim = await simulator();
     expect(sim.handle('dispatch exec foot').trim()).toBe(recorded('hyprctl-dispatch-legacy-exec.txt').trim());
     expect(sim.handle('dispatch hl.dsp.exec_cmd("true")').trim()).toBe(recorded('hyprctl-dispatch-lua-exec.txt').trim());
+    // recorded: a focus on a window that does not exist, and keyword on a Lua-only build
+    expect(sim.handle('dispatch hl.dsp.focus({ window = "address:0xdead" })')).toBe('warning: =[C]:-1: hl.focus: window not found');
+    expect(sim.handle('keyword windowrule match:tag x, border_color rgb(ff5555)')).toBe('unknown request');
   });
 });
 
