@@ -417,7 +417,8 @@ async function stageTest(opts) {
     writeFileSync(file, JSON.stringify(countsReport('tests/niri-ipc-check', niri.passed, niri.failed, niri.problem)));
     addReport('niri-ipc-check', file, niri.failed ? 1 : 0);
   }
-  const list = opts.only ? [opts.only] : COMPOSITORS;
+  // sway first: it is up in seconds, so its results are on the host (in the job directory) long before Hyprland's
+  const list = opts.only ? [opts.only] : ['sway', 'hyprland'];
   const withRecord = process.env.HYPRUSE_VM_RECORD === '1';
   const g = await boot(rootfs, { plan: testPlan(list, withRecord), budget: (NOMINAL.perCompositorTest + (withRecord ? NOMINAL.perCompositorRecord : 0)) * list.length, project: opts.project });
   for (const c of list) {
