@@ -113,7 +113,7 @@ describe(`tool suite on real ${comp}`, () => {
   it('desktop lists both outputs with their scales, one of them fractional, as the compositor does', async () => {
     const d = await server.call('desktop');
     expect(d.isError, d.text.join('\n')).toBe(false);
-    const mons = (d.data.monitors as Array<{ output: string; scale: number; geometry: number[] }>).map((m) => [m.output, m.scale]).sort();
+    const mons = (d.data.monitors as Array<{ name: string; scale: number; geometry: number[] }>).map((m) => [m.name, m.scale]).sort();
     if (comp === 'hyprland') {
       const real = (await hyprctlJson<Array<{ name: string; scale: number }>>('monitors')).map((m) => [m.name, m.scale]).sort();
       expect(mons).toEqual(real);
@@ -154,8 +154,11 @@ describe(`tool suite on real ${comp}`, () => {
     const c = await server.call('click_ui', { name: 'Real check', window: w.address });
     expect(c.isError, c.text.join('\n')).toBe(false);
     await until('the probe reported the toggle', async () => app.out().includes('toggled 1'), scaled(5000));
-    const k = await server.call('keyboard', { action: 'type', text: 'gtk3 ok\n', window: w.address });
-    expect(k.isError, k.text.join('\n')).toBe(false);
+    // the click left the focus on the check button: Tab moves it to the entry
+    for (const step of [{ action: 'key', keys: 'Tab' }, { action: 'type', text: 'gtk3 ok' }, { action: 'key', keys: 'Return' }]) {
+      const k = await server.call('keyboard', { ...step, window: w.address });
+      expect(k.isError, k.text.join('\n')).toBe(false);
+    }
     await until('the probe reported the entry', async () => app.out().includes('activate gtk3 ok'), scaled(5000));
     app.child.kill('SIGTERM');
   });
