@@ -135,10 +135,9 @@ export function ensureRootfs() {
   }
   if (r.status !== 0 || !existsSync(ok)) throw new Error(`building the rootfs failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`})`);
   phase('rootfs-build', Date.now() - t0);
-  // Older keys are dead weight (a rootfs is ~2 GB).
-  for (const name of readdirSync(dir)) {
-    if (/^rootfs-[0-9a-f]{16}(\.ok|\.building.*)?$/.test(name) && !name.startsWith(`rootfs-${key}`)) rmSync(join(dir, name), { recursive: true, force: true });
-  }
+  // Older keys are dead weight (a rootfs is ~2 GB); removed only while no guest runs (one may boot an older key).
+  const old = readdirSync(dir).filter((name) => /^rootfs-[0-9a-f]{16}(\.ok|\.building.*)?$/.test(name) && !name.startsWith(`rootfs-${key}`));
+  if (old.length) spawnSync('flock', ['-n', VM_LOCK, 'rm', '-rf', ...old.map((n) => join(dir, n))], { stdio: 'ignore' });
   return rootfs;
 }
 
