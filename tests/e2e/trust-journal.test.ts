@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { HypruseConfig } from '@hypruse/core';
+import { scaledMs, type HypruseConfig } from '@hypruse/core';
 import { createSession, type Session } from 'hypruse';
 import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import { alive, entryLauncher } from '../support/tools.js';
@@ -148,7 +148,7 @@ describe.skipIf(!desk)('journal, replay and stop on the real desktop', () => {
     await server.call('desktop', {}); // a server that has served a call, then idles
     const child = spawn(process.execPath, [...NODE_ARGS, 'wait_for', 'window_open', `never-${RUN}`, '--timeout-s', '30'], { env, cwd: ROOT, stdio: 'ignore' });
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    await waitFor(() => beaconOf(child.pid)?.state === 'active', 15000, 'the verb wrote its beacon');
+    await waitFor(() => beaconOf(child.pid)?.state === 'active', scaledMs(15000), 'the verb wrote its beacon');
     // a beacon left by a process that is gone is ignored, and cleaned
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
     writeFileSync(join(beacons, `${dead}.json`), JSON.stringify({ v: 1, pid: dead, started: 1, state: 'active', tool: 'x', action: 'x', since: 1, mode: {} }));
@@ -171,8 +171,8 @@ describe.skipIf(!desk)('journal, replay and stop on the real desktop', () => {
     expect(lines[2]).toMatch(new RegExp(`^\\(removed \\d+ stale beacons? of pid (\\d+, )*${dead}(, \\d+)*\\)$`));
     expect(lines).toHaveLength(3);
     expect(await exited).not.toBeNull();
-    await waitFor(() => !alive(serverPid), 5000, 'the server to exit');
-    expect(Date.now() - t0).toBeLessThan(5000);
+    await waitFor(() => !alive(serverPid), scaledMs(5000), 'the server to exit');
+    expect(Date.now() - t0).toBeLessThan(scaledMs(5000));
     for (const pid of [child.pid, serverPid, dead]) expect(existsSync(join(beacons, `${pid}.json`))).toBe(false);
     const none = await cli(['stop'], desk!.env);
     expect(none.stdout).toBe('no active hypruse session\n');

@@ -1,3 +1,4 @@
+import { scaledMs } from '@hypruse/core';
 import { beaconsDir, readBeacons, type Beacon } from '@hypruse/trust';
 import type { Command } from './types.js';
 
@@ -55,7 +56,8 @@ export const stopCommand: Command = {
         );
       }
     }
-    const deadline = Date.now() + WAIT_MS;
+    const waitMs = scaledMs(WAIT_MS);
+    const deadline = Date.now() + waitMs;
     let waiting = signalled;
     while (waiting.length && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
@@ -64,7 +66,7 @@ export const stopCommand: Command = {
     for (const b of signalled) {
       if (waiting.includes(b)) {
         failed++;
-        process.stderr.write(`hypruse: error: pid ${b.pid} got SIGTERM but did not exit within ${WAIT_MS / 1000} s\nhint: kill -9 ${b.pid} (held input is then released when its Wayland connection closes)\n`);
+        process.stderr.write(`hypruse: error: pid ${b.pid} got SIGTERM but did not exit within ${waitMs / 1000} s\nhint: kill -9 ${b.pid} (held input is then released when its Wayland connection closes)\n`);
       } else {
         process.stdout.write(`stopped hypruse (pid ${b.pid}, ${b.mode?.source ?? 'unknown'})${doing(b)}\n`);
       }
