@@ -163,7 +163,7 @@ export async function boot(rootfs, { plan, budget, project = ROOT, files = {} })
   for (const [name, src] of Object.entries(files)) copyFileSync(src, join(jobDir, name));
   const given = Number(process.env.HYPRUSE_VM_TIME_SCALE);
   writeFileSync(join(jobDir, 'plan.sh'), `${plan}\n`);
-  if (given > 0) writeFileSync(join(jobDir, 'time-scale'), `${given * 10}\n`);
+  if (given > 0) writeFileSync(join(jobDir, 'time-scale'), `${Math.min(100, given * 10)}\n`);
   copyFileSync(join(GUEST, 'init.sh'), join(jobDir, 'init.sh'));
   copyFileSync(join(GUEST, 'lib.sh'), join(jobDir, 'lib.sh'));
   // The rootfs's own init only hands over to this boot's job directory; rewritten only when it changed.

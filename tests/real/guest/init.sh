@@ -31,9 +31,10 @@ mountpoint -q /job || mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 
 hostname hypruse-vm
 echo "hypruse-guest: mounts done (uptime $(cut -d' ' -f1 /proc/uptime) s)"
 . /job/lib.sh
-# The guest's time scale: given by the host (HYPRUSE_VM_TIME_SCALE), else from how long the boot took.
+# The guest's time scale (HYPRUSE_TIME_SCALE, hypruse's one timeout policy, 0.1..100): given by the
+# host (HYPRUSE_VM_TIME_SCALE), else from how long the boot took.
 if [ -s /job/time-scale ]; then HYPRUSE_TIME_SCALE=$(cat /job/time-scale)
-else HYPRUSE_TIME_SCALE=$(awk -v u="$(cut -d' ' -f1 /proc/uptime)" -v n="$GUEST_NOMINAL_INIT_UPTIME" -v b="$GUEST_BASE_SCALE" 'BEGIN{ s=b*u/n; if (s<b) s=b; printf "%.1f", s }')
+else HYPRUSE_TIME_SCALE=$(awk -v u="$(cut -d' ' -f1 /proc/uptime)" -v n="$GUEST_NOMINAL_INIT_UPTIME" -v b="$GUEST_BASE_SCALE" 'BEGIN{ s=b*u/n; if (s<b) s=b; if (s>100) s=100; printf "%.1f", s }')
 fi
 export HYPRUSE_TIME_SCALE
 echo "hypruse-guest: time scale $HYPRUSE_TIME_SCALE"
