@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BIN } from '../support/server.js';
 import { killFixture, launchFixture, requireDesktop, swaymsg } from '../support/desktop.js';
 
-const CHECKS = ['config', 'compositor', 'wayland', 'events', 'pointer', 'keyboard', 'capture', 'wtype', 'a11y', 'clipboard', 'trust'];
+const CHECKS = ['config', 'compositor', 'wayland', 'events', 'pointer', 'keyboard', 'capture', 'wtype', 'a11y', 'clipboard', 'takeover', 'chord', 'trust'];
 
 interface Run {
   code: number | null;
@@ -65,7 +65,7 @@ describe('hypruse doctor without a desktop', () => {
     expect(r.out).toMatch(/\[FAIL\] compositor +none found \(hyprland: .*sway: .*niri: .*\)/);
     expect(r.out).toMatch(/\[FAIL\] wayland +no Wayland socket at .*wayland-0/);
     expect(r.out).toMatch(/\[ok\] +trust +read-only off, confine off, auth guard on/);
-    expect(r.out).toMatch(/^\d+ of 11 checks failed/m);
+    expect(r.out).toMatch(/^\d+ of 13 checks failed/m);
   });
 
   it('--json is the same report as one object', async () => {
@@ -125,7 +125,10 @@ describe.skipIf(!desk)('hypruse doctor on the real desktop', () => {
       expect(r.out).toContain(`zenity (pid ${app.pid})`);
       expect(r.out).toMatch(/\[ok\] +pointer +virtual pointer created and destroyed/);
       expect(r.out).toMatch(/\[ok\] +capture +.*test capture 8x8 px/);
-      expect(r.out).toMatch(/^all 11 checks passed/m);
+      // sway 1.7 advertises org_kde_kwin_idle (ext-idle-notify-v1 comes with 1.8)
+      expect(r.out).toMatch(/\[ok\] +takeover +org_kde_kwin_idle, pauses 1500 ms after the person's input; sees .*cannot see which device/);
+      expect(r.out).toMatch(/\[ok\] +chord +super\+alt\+Escape in sway: .*; state running/);
+      expect(r.out).toMatch(/^all 13 checks passed/m);
       expect(r.ms).toBeLessThan(5000);
       // progress: the lines did not all arrive at once at the end
       expect(r.arrivals.length).toBeGreaterThanOrEqual(13);

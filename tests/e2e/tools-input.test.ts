@@ -171,7 +171,8 @@ describe.skipIf(!desk)('keyboard and pointer tools on the real desktop', () => {
         await waitFor(() => !alive(doomed.pid!), 5000, `server ${doomed.pid} to exit after SIGTERM`);
         await doomed.close().catch(() => undefined);
 
-        const fresh = await startServer(desk!.env, { HYPRUSE_CONFIG: SLOW_A11Y_CONFIG });
+        // the killed server's input came from another Wayland client: the takeover pause would rightly wait it out
+        const fresh = await startServer(desk!.env, { HYPRUSE_CONFIG: SLOW_A11Y_CONFIG, HYPRUSE_TAKEOVER_MS: '0' });
         try {
           const before = await ui(fresh, addr);
           const b0 = before.find((e) => e.role === 'check box' && e.x === box.x && e.y === box.y)!;

@@ -14,7 +14,7 @@ import { ANNOTATIONS, hints } from '../support/annotations.js';
 
 process.env.XDG_RUNTIME_DIR = mkdtempSync(join(tmpdir(), 'hypruse-mcp-'));
 
-const EXPECTED_TOOLS = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'binds', 'wait_for', 'click_ui', 'pointer', 'keyboard', 'wm', 'launch', 'use_bind', 'sequence'];
+const EXPECTED_TOOLS = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'binds', 'wait_for', 'click_ui', 'pointer', 'keyboard', 'wm', 'launch', 'use_bind', 'sequence', 'resume'];
 const OBSERVE = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'binds', 'wait_for'];
 
 

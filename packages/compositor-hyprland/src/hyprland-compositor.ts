@@ -1,6 +1,6 @@
 import {
   HypruseError, LaunchMatcher, awaitLaunchedWindow, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
-  wrapLaunchCommand, type Bind, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type EventSubscription,
+  wrapLaunchCommand, type Bind, type ChordRegistration, type KeyCombo, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type EventSubscription,
   type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type Window, closeAndConfirm } from '@hypruse/core';
 import { HyprlandDispatcher } from './dispatch/dispatcher.js';
 import type { Dialect } from './dispatch/dialect.js';
@@ -9,6 +9,7 @@ import { HyprlandEventReader } from './ipc/event-reader.js';
 import { HyprlandRequestClient } from './ipc/request-client.js';
 import type { HyprlandSockets } from './ipc/socket-paths.js';
 import { mapBinds } from './model/binds.js';
+import { STOP_CHORD_EVENT, hyprChordCombo, hyprChordRequests, sameHyprCombo } from './model/chord.js';
 import { SNAPSHOT_QUERIES, fullscreenMode, mapDesktop, normalizeAddress, rawSnapshotFromBatch } from './model/map-desktop.js';
 import type { RawBind, RawClient, RawMonitor } from './model/raw-types.js';
 
@@ -348,7 +349,47 @@ export class HyprlandCompositor implements Compositor {
     return this.dispatcher.installMarkRule(validateTag(tag), MARK_COLOR, await this.versionTriple());
   }
 
+  /** The stop chord: a bind to the `event` dispatcher, heard as `custom>>hypruse-stop` on socket2; unbound on remove. */
+  async registerChord(combo: KeyCombo, onPress: () => void): Promise<ChordRegistration> {
+    const shown = hyprChordCombo(combo);
+    const taken = (await this.binds()).find((b) => sameHyprCombo(b.combo, shown) && !(b.action === 'event' && b.arg === STOP_CHORD_EVENT));
+    if (taken) {
+      throw new UsageError(`the stop chord ${shown} is already bound in Hyprland (to ${taken.action}${taken.arg ? ` ${taken.arg}` : ''})`, {
+        code: 'usage.combo',
+        hint: 'choose another stop_chord (HYPRUSE_STOP_CHORD)',
+      });
+    }
+    const dialect = await this.dialect();
+    const req = hyprChordRequests(combo, dialect);
+    const sub = await this.subscribe();
+    const reply = (await this.client.request(req.bind).catch((err: Error) => err.message)).trim();
+    if (reply !== 'ok') {
+      sub.close();
+      throw new HypruseError('error.compositor', `Hyprland refused the stop chord (\`${req.bind}\`): ${reply}`);
+    }
+    void (async () => {
+      try {
+        for await (const e of sub) if (e.type === 'other' && e.name === 'custom' && String(e.data).trim() === STOP_CHORD_EVENT) onPress();
+      } catch {
+        /* the stream died with the compositor */
+      }
+    })();
+    // one removal, however many ways out ask for it (each waits for the same unbind)
+    let removal: Promise<void> | null = null;
+    const remove = (): Promise<void> =>
+      (removal ??= (async () => {
+        sub.close();
+        this.chordRemovals.delete(remove);
+        await this.client.request(req.unbind).catch(() => undefined);
+      })());
+    this.chordRemovals.add(remove);
+    return { detail: `Hyprland ${req.bind}`, remove };
+  }
+
+  private readonly chordRemovals = new Set<() => Promise<void>>();
+
   async dispose(): Promise<void> {
+    for (const r of [...this.chordRemovals]) await r();
     this.reader.dispose();
   }
 }

@@ -10,6 +10,8 @@ import {
   startLaunch,
   throwIfAborted,
   type Bind,
+  type ChordRegistration,
+  type KeyCombo,
   type CloseOutcome,
   type Compositor,
   type CompositorCapability,
@@ -46,6 +48,10 @@ export interface NiriCompositorOptions {
 }
 
 const CAPABILITIES: CompositorCapability[] = ['layers', 'launch', 'fullscreen', 'floating', 'close', 'move', 'focus', 'workspace', 'events'];
+
+/** Why the stop chord cannot be registered on niri. */
+export const NIRI_CHORD_REASON =
+  'niri reads key bindings only from its config file (the binds section); its IPC has no request to add or remove a binding at run time';
 
 const REASONS: Partial<Record<CompositorCapability, string>> = {
   'cursor.read': 'niri IPC has no request that reports the pointer position',
@@ -194,6 +200,13 @@ export class NiriCompositor implements Compositor {
 
   async binds(): Promise<Bind[]> {
     throw new UnsupportedError('niri', 'binds', REASONS.binds!);
+  }
+
+  readonly chordUnsupported = NIRI_CHORD_REASON;
+
+  /** niri has no run-time bindings over IPC: the stop chord cannot be registered (see NIRI_CHORD_REASON). */
+  async registerChord(_combo: KeyCombo, _onPress: () => void): Promise<ChordRegistration> {
+    throw new UnsupportedError('niri', 'stop chord', NIRI_CHORD_REASON, 'stop hypruse with `hypruse stop` (bind it in niri\'s config: Mod+Alt+Escape { spawn "hypruse" "stop"; }) or the monitor page');
   }
 
   async runBind(_bind: Bind): Promise<string> {

@@ -1,5 +1,5 @@
 import type {
-  Bind, CloseOutcome, Compositor, CompositorCapability, Cursor, Desktop, EventSubscription, LaunchOptions, LaunchResult, Point, Window,
+  Bind, ChordRegistration, KeyCombo, CloseOutcome, Compositor, CompositorCapability, Cursor, Desktop, EventSubscription, LaunchOptions, LaunchResult, Point, Window,
 } from '@hypruse/core';
 import { CancelledError, HypruseError, NotFoundError, UnsupportedError, UsageError, awaitLaunchedWindow, startLaunch, closeAndConfirm } from '@hypruse/core';
 import { SWAY_CAPABILITIES, swayUnsupportedReason } from './capabilities.js';
@@ -10,6 +10,7 @@ import { SwayMessage } from './ipc/message-types.js';
 import { SwayEventStream } from './ipc/sway-event-stream.js';
 import { SwayIpcClient } from './ipc/sway-ipc-client.js';
 import { parseSwayBinds } from './model/binds.js';
+import { STOP_CHORD_COMMAND, sameSwayKeys, swayChordCommands } from './model/chord.js';
 import { firstFailure, parseAddress, quoteMark, quoteWorkspace } from './model/commands.js';
 import { desktopFromTree, findNode, isWindowNode, SCRATCH_WORKSPACE } from './model/desktop-model.js';
 import type { SwayCommandResult, SwayNode, SwayVersion } from './model/raw-types.js';
@@ -241,8 +242,47 @@ export class SwayCompositor implements Compositor {
     return false;
   }
 
+  /** The stop chord: `bindsym ... nop hypruse-stop`, heard as a binding event; `unbindsym` on remove. */
+  async registerChord(combo: KeyCombo, onPress: () => void): Promise<ChordRegistration> {
+    const cmds = swayChordCommands(combo);
+    const taken = (await this.binds()).find((b) => sameSwayKeys(b.combo, cmds.keys) && `${b.action} ${b.arg}`.trim() !== STOP_CHORD_COMMAND);
+    if (taken) {
+      throw new UsageError(`the stop chord ${cmds.keys} is already bound in the sway config (to \`${`${taken.action} ${taken.arg}`.trim()}\`)`, {
+        code: 'usage.combo',
+        hint: 'choose another stop_chord (HYPRUSE_STOP_CHORD), or bind `nop hypruse-stop` to it yourself',
+      });
+    }
+    const sub = await this.subscribe();
+    try {
+      await this.command(cmds.bind);
+    } catch (err) {
+      sub.close();
+      throw err;
+    }
+    void (async () => {
+      try {
+        for await (const e of sub) if (e.type === 'binding' && e.command.trim() === STOP_CHORD_COMMAND) onPress();
+      } catch {
+        /* the stream died: the chord is gone with the compositor */
+      }
+    })();
+    // one removal, however many ways out ask for it (each waits for the same unbindsym)
+    let removal: Promise<void> | null = null;
+    const remove = (): Promise<void> =>
+      (removal ??= (async () => {
+        sub.close();
+        this.chordRemovals.delete(remove);
+        await this.command(cmds.unbind).catch(() => undefined);
+      })());
+    this.chordRemovals.add(remove);
+    return { detail: `sway ${cmds.bind}`, remove };
+  }
+
+  private readonly chordRemovals = new Set<() => Promise<void>>();
+
   async dispose(): Promise<void> {
     if (this.disposed) return;
+    for (const r of [...this.chordRemovals]) await r();
     this.disposed = true;
     for (const q of [...this.subscriptions]) q.close();
     this.client.close();

@@ -4,7 +4,7 @@ export type {
 } from './contracts/desktop.js';
 export type {
   Compositor, CompositorCapability, CompositorEnv, CompositorFactory, DetectResult, EventSubscription, CloseOutcome,
-  LaunchOptions, LaunchResult, Bind,
+  LaunchOptions, LaunchResult, Bind, ChordRegistration,
 } from './contracts/compositor.js';
 export type { Input, PointerButton, KeyCombo } from './contracts/input.js';
 export type { Capture, CaptureTarget, Frame, Imaging, EncodeOptions, EncodedImage, MarkSpec } from './contracts/capture.js';
@@ -17,6 +17,8 @@ export { defineTool, kindOf } from './contracts/tool.js';
 export { fact, isFact, factRegistry } from './contracts/facts.js';
 export type { TrustCall, TrustLayer, Next } from './contracts/trust.js';
 export { TRUST_ORDER } from './contracts/trust.js';
+export type { Presence, PresenceState, PresenceVerdict, TakeoverReport, ChordReport } from './contracts/presence.js';
+export { presenceError } from './contracts/presence.js';
 export type { HyprusePlugin, PluginContext } from './contracts/plugin.js';
 export { PLUGIN_API_VERSION, definePlugin } from './contracts/plugin.js';
 export { Tokens } from './tokens.js';

@@ -3,6 +3,7 @@ import type { Capture, Imaging } from './contracts/capture.js';
 import type { Clipboard } from './contracts/clipboard.js';
 import type { Compositor, CompositorFactory } from './contracts/compositor.js';
 import type { Input } from './contracts/input.js';
+import type { Presence } from './contracts/presence.js';
 import type { AnyTool } from './contracts/tool.js';
 import type { TrustLayer } from './contracts/trust.js';
 import type { HypruseConfig } from './config/schema.js';
@@ -33,4 +34,5 @@ export const Tokens = {
    * backend reads this, never process.env (a host may strip the environment).
    */
   SessionEnv: token<NodeJS.ProcessEnv>('SessionEnv'),
+  Presence: token<Presence>('Presence'),
 } as const;

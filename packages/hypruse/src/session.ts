@@ -7,6 +7,7 @@ import {
 import { BUILTIN_PLUGINS } from './builtin.js';
 import { loadPlugin, orderPlugins } from './plugins.js';
 import { cliStatePath, loadCliState, saveCliState } from './cli-state.js';
+import { createPresence } from './presence.js';
 
 export interface SessionOptions {
   env?: NodeJS.ProcessEnv;
@@ -75,6 +76,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     compositor = selection.factory ? await selection.factory.create({ env: sessionEnv, runtimeDir: runtimeDir(sessionEnv) }) : new UnavailableCompositor(selection.reasons);
   }
   c.register(Tokens.Compositor, { useValue: compositor });
+  const presence = createPresence(sessionEnv, config, opts.source === 'mcp');
+  c.register(Tokens.Presence, { useValue: presence });
 
   const tools = c.isRegistered(Tokens.ToolPlugin, true) ? c.resolveAll<AnyTool>(Tokens.ToolPlugin) : [];
   const layers = c.isRegistered(Tokens.TrustLayer, true) ? c.resolveAll<TrustLayer>(Tokens.TrustLayer) : [];
@@ -106,6 +109,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       disposed = true;
       if (statePath) saveCliState(statePath, state);
       await releaseInput(c);
+      await presence.dispose().catch(() => undefined);
       for (const t of [Tokens.Accessibility, Tokens.Input, Tokens.Capture] as const) {
         if (c.isRegistered(t, true)) {
           try {

@@ -10,9 +10,10 @@ import { bindsTool, useBindTool } from './binds.js';
 import { sequenceTool } from './sequence.js';
 import { waitForTool } from './wait-for.js';
 import { clipboardTool } from './clipboard.js';
+import { resumeTool } from './resume.js';
 
 /** The one list of built-in tools, in the order they are listed to agents. */
 export const ALL_TOOLS: AnyTool[] = [
   desktopTool, screenshotTool, zoomTool, uiTool, marksTool, bindsTool, waitForTool,
-  clickUiTool, pointerTool, keyboardTool, wmTool, launchTool, useBindTool, sequenceTool, clipboardTool,
+  clickUiTool, pointerTool, keyboardTool, wmTool, launchTool, useBindTool, sequenceTool, clipboardTool, resumeTool,
 ];

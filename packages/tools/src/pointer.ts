@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Tokens, UsageError, defineTool, layoutBounds, monitorAt, result, type Point, type Rect, type ToolContext } from '@hypruse/core';
+import { Tokens, UsageError, presenceError, defineTool, layoutBounds, monitorAt, result, type Point, type Rect, type ToolContext } from '@hypruse/core';
 import { allowAuthField, confirmField, coordField, thenField, windowField } from './common/fields.js';
 import { lastCursor, moveHeldPointer, positionPointer, sleep } from './common/pointer.js';
 import { snapshot } from './common/desktop.js';
@@ -126,7 +126,11 @@ export const pointerTool = defineTool({
         args.button,
         async () => {
           const steps = 12;
+          const presence = ctx.services.has(Tokens.Presence) ? ctx.services.get(Tokens.Presence) : null;
           for (let i = 1; i <= steps; i++) {
+            // a stop or pause from the person ends the drag between moves (the button is released by drag())
+            const v = presence?.current();
+            if (v && v.state !== 'running') throw presenceError(v, 'the drag');
             await moveHeldPointer(ctx, { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps }, layout);
             await sleep(15, ctx.signal);
           }

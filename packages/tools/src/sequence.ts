@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  DesktopModel, NotFoundError, UsageError, defineTool, eventMatches, result, toHypruseError, validateArgs, type Compositor, type DesktopEvent,
+  DesktopModel, NotFoundError, Tokens, TrustError, UsageError, presenceError, type HypruseError, defineTool, eventMatches, result, toHypruseError, validateArgs, type Compositor, type DesktopEvent,
   type EventSubscription, type ToolContext, type WaitEvent,
 } from '@hypruse/core';
 import { thenField } from './common/fields.js';
@@ -154,9 +154,20 @@ export const sequenceTool = defineTool({
     let stopped: string | null = null;
     let backlog: DesktopEvent[] = [];
     let prevWindow: string | null = null;
+    let interrupted: HypruseError | null = null;
+    const presence = ctx.services.has(Tokens.Presence) ? ctx.services.get(Tokens.Presence) : null;
     try {
       for (let i = 0; i < steps.length; i++) {
         const step = steps[i];
+        if (presence && i > 0) {
+          // the person took over or stopped hypruse: the plan ends here, whatever the next step is
+          const v = await presence.verdict(ctx.signal);
+          if (v.state !== 'running') {
+            interrupted = presenceError(v, `step ${i + 1}`);
+            stopped = `interrupted before step ${i + 1}`;
+            break;
+          }
+        }
         if (Date.now() - started > budgetMs) {
           stopped = `time budget (${ctx.config.sequence.maxSeconds}s) reached before step ${i + 1}`;
           break;
@@ -192,6 +203,7 @@ export const sequenceTool = defineTool({
             continue;
           }
           report.push(`${label}: ${e.category.toUpperCase()} ${e.message}`);
+          if (e.code === 'refused.interrupted') interrupted = e;
           stopped = `step ${i + 1} ${e.category === 'refused' ? 'was refused' : 'failed'}: ${e.message}`;
           break;
         }
@@ -212,6 +224,16 @@ export const sequenceTool = defineTool({
         observation = `\n${o.text.join('\n')}`;
       } catch {
         /* the report is what matters */
+      }
+      if (interrupted) {
+        const e = interrupted;
+        throw new TrustError({
+          layer: 'interrupted',
+          code: 'refused.interrupted',
+          reason: `the sequence stopped after ${ran}/${steps.length} steps (${e.message})\n${report.join('\n')}${observation}`,
+          hint: e.hint,
+          data: { ...e.data, steps: report, ran },
+        });
       }
       throw new NotFoundError('not_found.sequence', `sequence: stopped after ${ran}/${steps.length} steps, ${stopped}\n${report.join('\n')}${observation}`, {
         data: { steps: report, stopped },
@@ -237,3 +259,4 @@ function validateSteps(raw: Array<Record<string, unknown>>, ctx: ToolContext): S
     return { op, args: rest };
   });
 }
+

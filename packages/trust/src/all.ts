@@ -9,6 +9,7 @@ import { layerGuard } from './layers/layer.js';
 import { lockLayer } from './layers/lock.js';
 import { markLayer } from './layers/mark.js';
 import { policyLayer } from './layers/policy.js';
+import { agentInputLayer, presenceLayer } from './layers/presence.js';
 import { readonlyLayer } from './layers/readonly.js';
 import { strictLayer } from './layers/strict.js';
 
@@ -17,6 +18,7 @@ export const ALL_LAYERS: TrustLayer[] = [
   journalLayer,
   beaconLayer,
   readonlyLayer,
+  presenceLayer,
   lockLayer,
   authLayer,
   confineLayer,
@@ -25,5 +27,6 @@ export const ALL_LAYERS: TrustLayer[] = [
   layerGuard,
   dangerousLayer,
   markLayer,
+  agentInputLayer,
   dryRunLayer,
 ];

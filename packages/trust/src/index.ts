@@ -14,6 +14,10 @@ export { layerGuard, coveringLayer, keyboardGrab } from './layers/layer.js';
 export { dangerousLayer, dangerousMatch, dangerousWords } from './layers/dangerous.js';
 export { markLayer, installMarkRule, OWNED_TAG } from './layers/mark.js';
 export { dryRunLayer } from './layers/dry-run.js';
+export { presenceLayer, agentInputLayer } from './layers/presence.js';
+export { SeatPresence, IDLE_GRANULARITY_MS, IDLE_SLACK_MS, type IdleSource, type IdleSink, type SeatPresenceOptions } from './presence/seat-presence.js';
+export { TakeoverTracker, lastUncovered, type TakeoverTrackerOptions } from './presence/takeover-tracker.js';
+export { controlPath, readControl, writeControl, type ControlRecord } from './presence/control-file.js';
 export {
   beaconLayer, createBeaconLayer, BeaconWriter, beaconWriter, beaconPath, beaconDir, beaconsDir, readBeacon, readBeacons, isHypruseProcess, safeLabel, type Beacon, type LiveBeacons,
 } from './beacon.js';

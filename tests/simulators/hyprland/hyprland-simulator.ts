@@ -453,10 +453,45 @@ export class HyprlandSimulator {
     }
   }
 
+  /** Event names of Lua binds to `hl.dsp.event`, by `modmask:key`. */
+  private readonly luaEvents = new Map<string, string>();
+
+  /** `keyword bind MODS,key,dispatcher,arg` (hyprlang). */
+  private addBind(value: string): string {
+    const [mods, key, dispatcher, ...rest] = value.split(',').map((p) => p.trim());
+    const parsed = parseKeys([...(mods ? mods.split(/\s+/) : []), key ?? '']);
+    if (!parsed || !dispatcher) return `config error: invalid bind ${value}`;
+    this.binds = this.binds.filter((b) => !(b.modmask === parsed.modmask && b.key.toLowerCase() === parsed.key.toLowerCase()));
+    this.binds.push({ modmask: parsed.modmask, key: parsed.key, keycode: 0, mouse: false, submap: '', dispatcher, arg: rest.join(','), description: '' });
+    return 'ok';
+  }
+
+  /** `keyword unbind MODS,key`. */
+  private removeBind(value: string): string {
+    const [mods, key] = value.split(',').map((p) => p.trim());
+    const parsed = parseKeys([...(mods ? mods.split(/\s+/) : []), key ?? '']);
+    if (!parsed) return `config error: invalid unbind ${value}`;
+    this.binds = this.binds.filter((b) => !(b.modmask === parsed.modmask && b.key.toLowerCase() === parsed.key.toLowerCase()));
+    return 'ok';
+  }
+
+  /** The person presses a key combination: a bind to the `event` dispatcher emits `custom>>ARG` (other dispatchers are not simulated). */
+  press(mods: string[], key: string): boolean {
+    const parsed = parseKeys([...mods, key]);
+    if (!parsed) return false;
+    const b = this.binds.find((x) => x.modmask === parsed.modmask && x.key.toLowerCase() === parsed.key.toLowerCase());
+    if (!b) return false;
+    const event = b.dispatcher === 'event' ? b.arg : b.dispatcher === '__lua' ? this.luaEvents.get(`${parsed.modmask}:${parsed.key.toLowerCase()}`) : undefined;
+    if (event !== undefined) this.emit('custom', event);
+    return true;
+  }
+
   private keyword(args: string): string {
     const sp = args.indexOf(' ');
     const key = sp < 0 ? args : args.slice(0, sp);
     const value = sp < 0 ? '' : args.slice(sp + 1).trim();
+    if (key === 'bind') return this.addBind(value);
+    if (key === 'unbind') return this.removeBind(value);
     if (key !== 'windowrule' && key !== 'windowrulev2') return 'ok';
     if (this.profile.ruleGrammar === 'v2') {
       // 0.50-0.52: `windowrulev2 = bordercolor COLOR, tag:X`
@@ -511,6 +546,21 @@ export class HyprlandSimulator {
       this.rules.push(`lua window_rule tag=${tag} border_color=${t.fields.border_color}`);
       this.borderRules.push({ tag, color: t.fields.border_color });
       this.dispatches.push({ dialect: 'lua', name: 'window_rule', args: { tag, border_color: t.fields.border_color } });
+      return 'ok';
+    }
+    if (call.path === 'hl.bind' || call.path === 'hl.unbind') {
+      const keys = call.args[0];
+      if (typeof keys !== 'string') return `bad argument #1 to '${call.path.slice(3)}' (string expected)`;
+      const parsed = parseKeys(keys.split('+').map((k) => k.trim()));
+      if (!parsed) return `${call.path.slice(3)}: cannot parse keys ${keys}`;
+      this.binds = this.binds.filter((b) => !(b.modmask === parsed.modmask && b.key.toLowerCase() === parsed.key.toLowerCase()));
+      if (call.path === 'hl.unbind') return 'ok';
+      const d = call.args[1];
+      if (typeof d !== 'object' || d === null || d.kind !== 'call') return "bad argument #2 to 'bind' (dispatcher expected)";
+      const event = d.path === 'hl.dsp.event' && typeof d.args[0] === 'string' ? d.args[0] : null;
+      // Hyprland reports a Lua bind as dispatcher __lua with a registry index
+      this.binds.push({ modmask: parsed.modmask, key: parsed.key, keycode: 0, mouse: false, submap: '', dispatcher: '__lua', arg: String(this.binds.length + 100), description: '' });
+      if (event !== null) this.luaEvents.set(`${parsed.modmask}:${parsed.key.toLowerCase()}`, event);
       return 'ok';
     }
     if (call.path === 'hl.dispatch') {
@@ -1166,4 +1216,19 @@ export function shellWords(s: string): string[] {
   }
   if (has) out.push(cur);
   return out;
+}
+
+const MOD_MASKS: Record<string, number> = { SHIFT: 1, CAPS: 2, CTRL: 4, CONTROL: 4, ALT: 8, MOD2: 16, MOD3: 32, SUPER: 64, WIN: 64, LOGO: 64, MOD4: 64, MOD5: 128 };
+
+/** Modifier names and a key (the last part) as a modmask and key, or null when a modifier is unknown. */
+function parseKeys(parts: string[]): { modmask: number; key: string } | null {
+  const key = parts[parts.length - 1];
+  if (!key) return null;
+  let modmask = 0;
+  for (const m of parts.slice(0, -1)) {
+    const bit = MOD_MASKS[m.toUpperCase()];
+    if (bit === undefined) return null;
+    modmask |= bit;
+  }
+  return { modmask, key };
 }

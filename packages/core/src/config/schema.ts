@@ -50,6 +50,17 @@ export const ConfigSchema = z
       })
       .prefault({})
       .describe('The action journal.'),
+    takeoverMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(60000)
+      .default(1500)
+      .describe('Takeover pause: acting tools refuse while the person typed or moved the pointer within this many ms; 0 = off. Env: HYPRUSE_TAKEOVER_MS.'),
+    stopChord: z
+      .string()
+      .default('super+alt+Escape')
+      .describe('Key combination bound in the compositor that stops hypruse until the agent calls resume; "off" = none. Env: HYPRUSE_STOP_CHORD.'),
     dryRun: z.boolean().default(false).describe('Run every validation and guard, deliver nothing. Env: HYPRUSE_DRYRUN.'),
     dangerous: z
       .object({

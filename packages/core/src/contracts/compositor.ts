@@ -1,5 +1,6 @@
 import type { Desktop, DesktopEvent, Window } from './desktop.js';
 import type { Point } from './geometry.js';
+import type { KeyCombo } from './input.js';
 
 /**
  * What a compositor plugin can do. A tool checks the capability and, when it
@@ -114,6 +115,15 @@ export interface Compositor {
   notify(message: string, ms: number): Promise<void>;
   /** Install a compositor rule marking windows tagged `tag` (border colour); false if unsupported. */
   installMarkRule(tag: string): Promise<boolean>;
+  /**
+   * Bind `combo` (hypruse syntax, `super+alt+Escape`) in the compositor so that
+   * pressing it calls `onPress` in this process; removed by `remove()` (and on
+   * dispose). Absent, or throwing UnsupportedError, where the compositor has
+   * no bindings over IPC.
+   */
+  registerChord?(combo: KeyCombo, onPress: () => void): Promise<ChordRegistration>;
+  /** Set when this compositor can never register a chord: why, in one line (doctor). */
+  readonly chordUnsupported?: string;
   dispose(): Promise<void>;
 }
 
@@ -122,4 +132,11 @@ export interface CompositorFactory {
   readonly id: string;
   detect(env: CompositorEnv): DetectResult | Promise<DetectResult>;
   create(env: CompositorEnv): Compositor | Promise<Compositor>;
+}
+
+/** A key binding hypruse added to the compositor. */
+export interface ChordRegistration {
+  /** How it was bound, in one line (`bindsym Mod4+Mod1+Escape nop hypruse-stop`). */
+  detail: string;
+  remove(): Promise<void>;
 }

@@ -50,6 +50,7 @@ export const TRUST_ORDER = {
   journal: 10,
   beacon: 15,
   readonly: 20,
+  presence: 25,
   lock: 30,
   auth: 40,
   confine: 50,
@@ -58,5 +59,6 @@ export const TRUST_ORDER = {
   layer: 70,
   dangerous: 75,
   mark: 80,
+  'agent-input': 85,
   'dry-run': 90,
 } as const;

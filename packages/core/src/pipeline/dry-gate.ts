@@ -6,6 +6,7 @@ import type { Capture, Imaging } from '../contracts/capture.js';
 import type { Clipboard } from '../contracts/clipboard.js';
 import type { Compositor } from '../contracts/compositor.js';
 import type { Input } from '../contracts/input.js';
+import type { Presence } from '../contracts/presence.js';
 
 /** The method names of a contract. */
 export type ContractMethods<T> = { [K in keyof T]-?: NonNullable<T[K]> extends (...a: never[]) => unknown ? K : never }[keyof T] & string;
@@ -31,12 +32,16 @@ export const DRY_RUN_ALLOWED: ReadonlyMap<symbol, ReadonlySet<string>> = new Map
     observing<Compositor>({
       unsupportedReason: true, version: true, snapshot: true, subscribe: true, binds: true, locked: true,
       focusWindow: false, switchWorkspace: false, moveToWorkspace: false, closeWindow: false, toggleFullscreen: false, toggleFloating: false,
-      moveCursor: false, launch: false, runBind: false, tagWindow: false, notify: false, installMarkRule: false, dispose: false,
+      moveCursor: false, launch: false, runBind: false, tagWindow: false, notify: false, installMarkRule: false, registerChord: false, dispose: false,
     }),
   ],
   [
     Tokens.Input,
     observing<Input>({ describe: true, click: false, drag: false, scroll: false, moveAbsolute: false, type: false, key: false, releaseAll: false, dispose: false }),
+  ],
+  [
+    Tokens.Presence,
+    observing<Presence>({ verdict: true, current: true, onChange: true, takeover: true, chord: true, agentInput: false, stop: false, pause: false, resume: false, dispose: false }),
   ],
   [Tokens.Capture, observing<Capture>({ describe: true, capture: true, dispose: false })],
   [Tokens.Imaging, observing<Imaging>({ encode: true, crop: true, drawMarks: true, raw: true })],

@@ -1,11 +1,12 @@
 import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import {
-  HypruseError, TIME_SCALE_VAR, Tokens, UsageError, runtimeDir, scaledMs, timeScale, toHypruseError,
+  HypruseError, TIME_SCALE_VAR, Tokens, UsageError, parseCombo, runtimeDir, scaledMs, timeScale, toHypruseError,
   type Accessibility, type Capture, type CaptureTarget, type Clipboard, type Desktop, type HypruseConfig, type Input,
 } from '@hypruse/core';
 import { HyprlandCompositor } from '@hypruse/compositor-hyprland';
-import { POINTER_MANAGER, WaylandConnection, WirePointer, koffiVersion, waylandSocketPath } from '@hypruse/wayland';
+import { IdleNotify, POINTER_MANAGER, WaylandConnection, WirePointer, koffiVersion, waylandSocketPath } from '@hypruse/wayland';
+import { IDLE_GRANULARITY_MS, beaconPath, controlPath, readBeacon, readControl } from '@hypruse/trust';
 import { createSession, type Session } from '../session.js';
 import { VERSION } from '../version.js';
 import type { Command } from './types.js';
@@ -365,6 +366,38 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
         const desc = await needSession(ctx).services.get<Clipboard>(Tokens.Clipboard).describe();
         const s = needSession(ctx);
         return `${desc}; clipboard tool ${s.config.clipboard && !s.config.readonly ? 'enabled' : 'off (opt-in: HYPRUSE_CLIPBOARD=1)'}`;
+      },
+    },
+    {
+      name: 'takeover',
+      fix: 'the takeover pause needs ext-idle-notify-v1 or org_kde_kwin_idle from the compositor; set takeover_ms: 0 (HYPRUSE_TAKEOVER_MS=0) to turn it off',
+      async run() {
+        const cfg = needSession(ctx).config;
+        if (cfg.takeoverMs <= 0) return 'off (takeover_ms 0): acting tools never pause for the person\'s input';
+        const w = await IdleNotify.open({ env, timeoutMs: IDLE_GRANULARITY_MS, handlers: { idle() {}, resumed() {}, lost() {} }, requestTimeoutMs: CHECK_TIMEOUT_MS - 300 });
+        if ('unavailable' in w) throw new HypruseError('unsupported.capability', `takeover pause unavailable: ${w.unavailable}`);
+        w.close();
+        return `${w.method}, pauses ${cfg.takeoverMs} ms after the person's input; sees ${w.sees}; cannot see ${w.blind}`;
+      },
+    },
+    {
+      name: 'chord',
+      fix: 'the person stopped hypruse: when they agree, call resume (hypruse resume)',
+      async run() {
+        const s = needSession(ctx);
+        const control = readControl(controlPath(env));
+        const state = control.state === 'running' ? 'state running' : `state ${control.state} by ${control.by}`;
+        if (control.state === 'stopped') throw new HypruseError('refused.stopped', `hypruse is stopped by ${control.by}: acting tools are refused until resume`);
+        const spec = s.config.stopChord.trim();
+        if (!spec || spec.toLowerCase() === 'off') return `off (stop_chord "off"); ${state}`;
+        parseCombo(spec);
+        if (s.compositor.id === 'none') throw new HypruseError('unsupported.compositor', 'no compositor to bind the stop chord in (see the compositor check)');
+        if (s.compositor.chordUnsupported || !s.compositor.registerChord) {
+          return `${spec} cannot be bound on ${s.compositor.displayName}: ${s.compositor.chordUnsupported ?? 'the plugin has no run-time bindings'}; stop from the monitor page instead; ${state}`;
+        }
+        const b = readBeacon(beaconPath(env));
+        const server = b && b !== 'unreadable' && b.mode.source === 'mcp' ? `the MCP server (pid ${b.pid}) has it bound while it runs` : 'bound by the MCP server while it runs (none running now)';
+        return `${spec} in ${s.compositor.displayName}: ${server}; ${state}`;
       },
     },
     {

@@ -1,10 +1,13 @@
 import { createMcpServer, serveStdio, type McpSession } from '@hypruse/core/mcp';
 import { loadConfig, type LoadedConfig } from '@hypruse/core/config';
+import type { ChordRegistration } from '@hypruse/core';
 import { VERSION } from '../version.js';
 import type { Session } from '../session.js';
 import type { Command } from './types.js';
 
 let active: Session | null = null;
+/** The stop chord this server bound in the compositor, removed first on every way out. */
+let chord: ChordRegistration | null = null;
 
 /**
  * The session, built on the first request that needs it: `initialize` is answered with only the
@@ -18,6 +21,10 @@ function lazySession(loaded: LoadedConfig): () => Promise<McpSession> {
     active = session;
     await trust.journalSessionStart(session.config, VERSION, session.env);
     trust.beaconWriter(session.env).announce(session.config, 'mcp');
+    if (session.compositor.id !== 'none') {
+      const [{ registerStopChord }, { Tokens }] = await Promise.all([import('../presence.js'), import('@hypruse/core')]);
+      chord = await registerStopChord(session.compositor, session.container.resolve(Tokens.Presence), session.config, session.logger);
+    }
     if (session.config.mark && session.compositor.id !== 'none') void trust.installMarkRule(session.compositor, session.logger);
     if (session.selection && !session.selection.factory) {
       session.logger.warn(`no compositor found; tools will explain: ${session.selection.reasons.map((r) => `${r.id}: ${r.reason}`).join('; ')}`);
@@ -31,7 +38,8 @@ async function shutdown(): Promise<void> {
   const session = active;
   if (!session) return;
   const [{ releaseInput }, { journalSessionStop }] = await Promise.all([import('../session.js'), import('@hypruse/trust')]);
-  await releaseInput(session.container);
+  // the chord goes beside the input release: both are quick, and neither may wait for the other
+  await Promise.all([releaseInput(session.container), chord?.remove().catch(() => undefined)]);
   await Promise.all([session.dispose(), journalSessionStop(session.config, VERSION, session.env)]);
 }
 
