@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaledMs } from '@hypruse/core';
 import { IDLE_GRANULARITY_MS, IDLE_SLACK_MS } from '@hypruse/trust';
 import { WaylandInput } from '@hypruse/wayland';
 import { killFixture, launchFixture, requireDesktop, swaymsg, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
@@ -103,6 +104,8 @@ describe.skipIf(!desk)('takeover pause and the stop chord on the real desktop', 
 
   beforeAll(async () => {
     server = await startServer(desk!.env, { HYPRUSE_CONFIG: CONFIG });
+    // the server builds its session, and starts listening to the seat, on the first request that needs it
+    expect((await server.call('desktop')).isError).toBe(false);
     person = new WaylandInput({ env: { ...process.env, ...desk!.env }, keyboard: 'auto' });
   });
 
@@ -123,7 +126,7 @@ describe.skipIf(!desk)('takeover pause and the stop chord on the real desktop', 
    * resolves once sway got the last motion.
    */
   async function personMoves(): Promise<void> {
-    const until = performance.now() + 2 * (IDLE_GRANULARITY_MS + IDLE_SLACK_MS);
+    const until = performance.now() + scaledMs(2 * (IDLE_GRANULARITY_MS + IDLE_SLACK_MS));
     for (let i = 0; performance.now() < until; i++) {
       await person.moveAbsolute({ x: 300 + (i % 40) * 5, y: 300 + (i % 20) * 3 }, layout);
       await new Promise((r) => setTimeout(r, 16));
@@ -232,5 +235,6 @@ describe.skipIf(!desk)('takeover pause and the stop chord on the real desktop', 
       events.stop();
     }
     server = await startServer(desk!.env, { HYPRUSE_CONFIG: CONFIG });
+    expect((await server.call('desktop')).isError).toBe(false);
   });
 });

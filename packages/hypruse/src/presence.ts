@@ -1,5 +1,5 @@
-import { UnsupportedError, parseCombo, toHypruseError, type ChordRegistration, type Compositor, type HypruseConfig, type Logger, type Presence } from '@hypruse/core';
-import { SeatPresence } from '@hypruse/trust';
+import { UnsupportedError, parseCombo, scaledMs, toHypruseError, type ChordRegistration, type Compositor, type HypruseConfig, type Logger, type Presence } from '@hypruse/core';
+import { IDLE_SLACK_MS, SeatPresence } from '@hypruse/trust';
 import { IdleNotify } from '@hypruse/wayland';
 
 /** The seat presence of this process: takeover detection over the compositor's idle notifications, the shared stop state. */
@@ -8,6 +8,8 @@ export function createPresence(env: NodeJS.ProcessEnv, config: HypruseConfig, ea
     env,
     takeoverMs: config.takeoverMs,
     eager,
+    // the allowance for the compositor's idle timer and a busy event loop follows the machine's timeout policy
+    slackMs: scaledMs(IDLE_SLACK_MS, env),
     openIdle: async (idleMs, sink) =>
       IdleNotify.open({ env, timeoutMs: idleMs, handlers: { idle: () => sink.idle(), resumed: () => sink.resumed(), lost: (r) => sink.lost(r) } }),
   });

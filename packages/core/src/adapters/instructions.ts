@@ -18,7 +18,7 @@ export function serverInstructions(opts: { readonly: boolean; dryRun: boolean; w
     '4. Vision last: `screenshot` and `zoom` when an app exposes no tree. Coordinates: global = geometry[:2] + image_pixel / scale. Estimate, zoom, re-estimate, then click.',
     '5. `keyboard` types text or presses combos; always pass `window` on a shared seat. Compositor bindings cannot be triggered by keys: use `binds` and `use_bind`.',
     '6. Pass `then` (`desktop`, `screenshot`, `ui`) on acting tools to see the result in the same call; `wait_for` waits on real compositor events; `sequence` runs a short plan and stops when the desktop changes unexpectedly.',
-    '7. Some actions are refused by trust layers (read-only, confinement, auth dialogs, locked session, dangerous controls): the refusal names the layer and what would lift it. Ask the person; never work around a refusal.',
+    '7. Some actions are refused by trust layers (read-only, confinement, auth dialogs, locked session, dangerous controls): the refusal names the layer and what would lift it. Ask the person; never work around a refusal. Two come from the person: `paused: the person is using the seat` (wait retry_after_ms, observe again, retry) and `stopped by the person` (ask them; call `resume` only when they agree).',
     opts.dryRun ? '8. DRY RUN: nothing you do is delivered; results say what would have happened.' : '',
   ]
     .filter(Boolean)
