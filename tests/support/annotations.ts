@@ -11,6 +11,7 @@ export const ANNOTATIONS: Record<string, [boolean, boolean, boolean, boolean]> =
   click_ui: [false, true, false, false], pointer: [false, true, false, false], keyboard: [false, true, false, false],
   wm: [false, true, false, false], hypr: [false, true, false, false],
   launch: [false, true, false, true], use_bind: [false, true, false, false], sequence: [false, true, false, false], clipboard: [false, true, false, false],
+  resume: [false, false, false, false],
 };
 
 export const hints = (a: Record<string, unknown> | undefined) => [a?.readOnlyHint, a?.destructiveHint, a?.idempotentHint, a?.openWorldHint];

@@ -4,10 +4,15 @@ import { HypruseError, Tokens, defineTool, result } from '@hypruse/core';
 export const resumeTool = defineTool({
   name: 'resume',
   title: 'Resume after the person stopped hypruse',
-  kind: 'act',
+  // changes hypruse's own state, not the desktop: acting, never destructive
+  effect: 'act',
   description:
     'Lift a stop set by the person (the stop chord, or Stop/Pause on the monitor page). Call it only after the person said to go on; then observe again before acting. Refused inside a sequence. A takeover pause (the person typing or moving the pointer) needs no resume: wait and retry.',
   input: z.object({}).strict(),
+  output: z.strictObject({
+    resumed: z.boolean().describe('true when hypruse was stopped or paused before this call'),
+    previous: z.enum(['running', 'paused', 'stopped']).describe('The state before this call.'),
+  }),
   cli: { examples: ['hypruse resume'] },
   intent() {
     return { summary: 'resume acting (lift the person\'s stop)', input: 'none' };

@@ -6,7 +6,7 @@ import {
 } from '@hypruse/core';
 import { HyprlandCompositor } from '@hypruse/compositor-hyprland';
 import { IdleNotify, POINTER_MANAGER, WaylandConnection, WirePointer, koffiVersion, waylandSocketPath } from '@hypruse/wayland';
-import { IDLE_GRANULARITY_MS, beaconPath, controlPath, readBeacon, readControl } from '@hypruse/trust';
+import { IDLE_GRANULARITY_MS, controlPath, readBeacons, readControl } from '@hypruse/trust';
 import { createSession, type Session } from '../session.js';
 import { VERSION } from '../version.js';
 import type { Command } from './types.js';
@@ -395,8 +395,8 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
         if (s.compositor.chordUnsupported || !s.compositor.registerChord) {
           return `${spec} cannot be bound on ${s.compositor.displayName}: ${s.compositor.chordUnsupported ?? 'the plugin has no run-time bindings'}; stop from the monitor page instead; ${state}`;
         }
-        const b = readBeacon(beaconPath(env));
-        const server = b && b !== 'unreadable' && b.mode.source === 'mcp' ? `the MCP server (pid ${b.pid}) has it bound while it runs` : 'bound by the MCP server while it runs (none running now)';
+        const servers = readBeacons(env).live.filter((b) => b.mode.source === 'mcp').map((b) => b.pid);
+        const server = servers.length ? `the MCP server (pid ${servers.join(', ')}) binds it while it runs` : 'bound by the MCP server while it runs (none running now)';
         return `${spec} in ${s.compositor.displayName}: ${server}; ${state}`;
       },
     },
