@@ -139,15 +139,21 @@ start_hyprland() {
   chown $DESK_UID "$SESSION_ENV"
   phase hyprland-ipc
   # Two headless outputs (the config gives them scales 1 and 1.5), then the virtio-gpu output off.
-  # A loaded guest sometimes loses a request (the connection is reset): count and retry.
-  local mons="" n
-  for i in $(seq 1 20); do
-    mons=$(hypr_ipc 'j/monitors all' 2>&1)
-    n=$(printf '%s' "$mons" | grep -c '"name": "HEADLESS')
+  # A loaded guest sometimes loses a request (the connection is reset) or shows the new output
+  # only after a while: wait for each one before asking again, and remove any extra ones.
+  local mons="" n n2 j extra
+  headless() { hypr_ipc 'j/monitors all' 2>/dev/null | jq -r '.[].name' 2>/dev/null | grep '^HEADLESS' | sort -V; }
+  for i in $(seq 1 6); do
+    n=$(headless | wc -l)
     [ "$n" -ge 2 ] && break
     say "output create headless: $(hypr_ipc 'output create headless' 2>&1 | tr '\n' ' ')"
-    sleep 2
+    for j in $(seq 1 30); do
+      sleep 1
+      n2=$(headless | wc -l)
+      [ "$n2" -gt "$n" ] && break
+    done
   done
+  for extra in $(headless | tail -n +3); do say "output remove $extra: $(hypr_ipc "output remove $extra" 2>&1 | tr '\n' ' ')"; done
   for i in $(seq 1 60); do
     [ $((i % 15)) = 1 ] && say "disable Virtual-1: $(hypr_ipc 'eval hl.monitor({ output = "Virtual-1", disabled = true })' 2>&1 | tr '\n' ' ')"
     mons=$(hypr_ipc j/monitors 2>&1)
