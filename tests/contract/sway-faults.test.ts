@@ -7,7 +7,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HypruseError } from '@hypruse/core';
+import { HypruseError, scaledMs } from '@hypruse/core';
 import { SwayCompositor } from '@hypruse/compositor-sway';
 import { killFixture, launchFixture, requireDesktop, swaymsg, waitFor } from '../support/desktop.js';
 import { SwayProxy } from './support/sway-proxy.js';
@@ -38,7 +38,7 @@ describe.skipIf(!desk)('sway plugin faults (real sway)', () => {
   it('an unknown address is not_found.window, a malformed one usage.address, at once', async () => {
     const unknown = await typed(comp.focusWindow('2147000000'));
     expect(unknown.err.code).toBe('not_found.window');
-    expect(unknown.ms).toBeLessThan(500);
+    expect(unknown.ms).toBeLessThan(scaledMs(500));
     const bad = await typed(comp.closeWindow('0xdeadbeef', 1000));
     expect(bad.err.code).toBe('usage.address');
     expect(bad.ms).toBeLessThan(50);
@@ -51,7 +51,7 @@ describe.skipIf(!desk)('sway plugin faults (real sway)', () => {
     for (const call of [comp.focusWindow(String(app.conId)), comp.toggleFloating(String(app.conId)), comp.tagWindow(String(app.conId), 'x')]) {
       const r = await typed(call);
       expect(r.err.code).toBe('not_found.window');
-      expect(r.ms).toBeLessThan(500);
+      expect(r.ms).toBeLessThan(scaledMs(500));
     }
   });
 
@@ -74,12 +74,12 @@ describe.skipIf(!desk)('sway plugin faults (real sway)', () => {
     await proxy.unlisten();
     const r = await inflight;
     expect(r.err.code).toBe('error.ipc_closed');
-    expect(r.ms).toBeLessThan(300);
+    expect(r.ms).toBeLessThan(scaledMs(300));
     proxy.holdTypes.clear();
     const gone = await typed(comp.snapshot());
     expect(gone.err.code).toBe('error.compositor');
     expect(gone.err.hint).toMatch(/SWAYSOCK/);
-    expect(gone.ms).toBeLessThan(1100);
+    expect(gone.ms).toBeLessThan(scaledMs(1100));
     rmSync(proxy.socketPath, { force: true });
     await proxy.listen();
     const d = await comp.snapshot();
@@ -91,7 +91,7 @@ describe.skipIf(!desk)('sway plugin faults (real sway)', () => {
     const res = await comp.launch('exit 3', { timeoutMs: 8000 });
     expect(res.window).toBeNull();
     expect(res.note).toMatch(/exited with code 3/);
-    expect(Date.now() - t0).toBeLessThan(1500);
+    expect(Date.now() - t0).toBeLessThan(scaledMs(1500));
   });
 
   it('a dead event connection is re-established and says so; events keep coming', async () => {
@@ -165,10 +165,10 @@ describe.skipIf(!desk)('a sway that exits mid-session (throwaway private sway)',
       }
       expect(failure).toBeInstanceOf(HypruseError);
       expect((failure as HypruseError).code).toBe('error.events');
-      expect(Date.now() - t0).toBeLessThan(3000);
+      expect(Date.now() - t0).toBeLessThan(scaledMs(3000));
       const r = await typed(comp.snapshot());
       expect(['error.compositor', 'error.ipc_closed']).toContain(r.err.code);
-      expect(r.ms).toBeLessThan(1100);
+      expect(r.ms).toBeLessThan(scaledMs(1100));
     } finally {
       await comp.dispose();
     }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancelledError, HypruseError, regionScale, type CaptureTarget, type Frame, type Monitor } from '@hypruse/core';
+import { CancelledError, HypruseError, regionScale, type CaptureTarget, type Frame, type Monitor, scaledMs } from '@hypruse/core';
 import { GrimCapture, SharpImaging, WlClipboard } from '@hypruse/wayland';
 import { saveShot, stableCapture } from '@hypruse/core';
 import { killFixture, launchFixture, requireDesktop, swayNodes, swaymsg, waitFor, type LaunchedFixture } from '../support/desktop.js';
@@ -159,7 +159,7 @@ describe.skipIf(!desk)('capture on the headless sway desktop', () => {
     const t0 = Date.now();
     const r = await stableCapture(capture, imaging, outTarget('HEADLESS-1'));
     expect(r.stable).toBe(true);
-    expect(Date.now() - t0).toBeLessThan(1500);
+    expect(Date.now() - t0).toBeLessThan(scaledMs(1500));
     expect(r.frame.width).toBe(1280);
   });
 

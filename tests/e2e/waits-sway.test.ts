@@ -8,6 +8,7 @@ import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaledMs } from '@hypruse/core';
 import { requireDesktop, swaymsg, swayNodes, waitFor } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
 
@@ -49,7 +50,7 @@ describe.skipIf(!desk)('waits that match the window on real sway', () => {
     expect(step3, s.text.join('\n')).toMatch(/window_close/);
     expect(step3).not.toMatch(/timeout/);
     expect(s.text.join('\n')).not.toMatch(/desktop changed/);
-    expect(ms, 'the wait ended on the event, not its 10 s timeout').toBeLessThan(8000);
+    expect(ms, 'the wait ended on the event, not its 10 s timeout').toBeLessThan(scaledMs(8000));
     expect((await swayNodes()).some((n) => String(n.id) === addr), 'sway no longer lists the entry').toBe(false);
     expect(readFileSync(out, 'utf8').trim()).toBe('closing');
     opened.splice(opened.indexOf(addr), 1);
@@ -69,7 +70,7 @@ describe.skipIf(!desk)('waits that match the window on real sway', () => {
     opened.push(addr);
     const node = await waitFor(async () => (await swayNodes()).find((n) => String(n.id) === addr), 3000, 'sway lists the dialog');
     expect(node.name).toBe(title);
-    expect(ms, 'the wait ended on the event, not its 15 s timeout').toBeLessThan(10000);
+    expect(ms, 'the wait ended on the event, not its 15 s timeout').toBeLessThan(scaledMs(10000));
     process.stderr.write(`save dialog: wait ended after ${ms} ms${r.data.titled_later ? ' (its title came after the open)' : ''}\n`);
   });
 });

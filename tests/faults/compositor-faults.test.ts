@@ -4,7 +4,7 @@
 // real sway behind an i3-ipc proxy the test controls. Each case asserts the
 // exact error category and that the session answers the next call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HypruseError } from '@hypruse/core';
+import { HypruseError, scaledMs } from '@hypruse/core';
 import { createSession, type Session } from 'hypruse';
 import { HyprlandSimulator } from '../simulators/hyprland/index.js';
 import { SwayProxy } from '../contract/support/sway-proxy.js';
@@ -43,7 +43,7 @@ describe('Hyprland simulator: the request socket drops mid-call, the event strea
     const r = await outcome(s.pipeline.call('desktop', {}));
     expect(r.err?.category).toBe('error');
     expect(r.err?.code).toMatch(/^error\.(ipc_closed|compositor)$/);
-    expect(r.ms).toBeLessThan(2000);
+    expect(r.ms).toBeLessThan(scaledMs(2000));
     const next = await s.pipeline.call('desktop', {});
     expect(next.text[0]).toMatch(/^Hyprland|hyprland/i);
   });
@@ -55,7 +55,7 @@ describe('Hyprland simulator: the request socket drops mid-call, the event strea
     sim.failNext({ mode: 'silent' });
     const q = await outcome(s.pipeline.call('desktop', {}));
     expect(q.err?.category).toBe('error');
-    expect(q.ms).toBeLessThan(12000);
+    expect(q.ms).toBeLessThan(scaledMs(12000));
     expect((await s.pipeline.call('desktop', {})).data?.windows).toBeTruthy();
   }, 30000);
 
@@ -69,7 +69,7 @@ describe('Hyprland simulator: the request socket drops mid-call, the event strea
     // either the stream came back and saw the window, or the drop is reported as a typed events error; never a hang
     if (r.err) expect(r.err.code).toBe('error.events');
     else expect(JSON.stringify((r.value as { data?: unknown }).data)).toContain('after-drop');
-    expect(r.ms).toBeLessThan(8000);
+    expect(r.ms).toBeLessThan(scaledMs(8000));
     expect((await s.pipeline.call('desktop', {})).data?.windows).toBeTruthy();
   }, 20000);
 });
@@ -99,7 +99,7 @@ describe.skipIf(!desk)('real sway behind a proxy: socket closed mid-call, event 
     proxy.holdTypes.clear();
     expect(r.err?.code).toBe('error.ipc_closed');
     expect(r.err?.category).toBe('error');
-    expect(r.ms).toBeLessThan(1500);
+    expect(r.ms).toBeLessThan(scaledMs(1500));
     const next = await s.pipeline.call('desktop', {});
     expect((next.data?.monitors as unknown[]).length).toBe(2);
   });
@@ -143,7 +143,7 @@ describe.skipIf(!desk)('real sway behind a proxy: socket closed mid-call, event 
     const r = await outcome(s.pipeline.call('desktop', {}));
     expect(r.err?.category).toBe('error');
     expect(r.err?.code).toMatch(/^error\.(compositor|ipc_closed)$/);
-    expect(r.ms).toBeLessThan(3000);
+    expect(r.ms).toBeLessThan(scaledMs(3000));
     await proxy.listen();
     // back: the plugin reconnects by itself
     const next = await s.pipeline.call('desktop', {});

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from '@hypruse/core/mcp';
-import { HypruseError } from '@hypruse/core';
+import { HypruseError, scaledMs } from '@hypruse/core';
 import { createSession, type Session } from 'hypruse';
 import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
@@ -70,7 +70,7 @@ describe.skipIf(!desk)('process faults on the real desktop', () => {
       const r = await settle(s.pipeline.call('ui', { window: addr }));
       expect(r.err?.code).toBe('error.a11y');
       expect(r.err?.category).toBe('error');
-      expect(r.ms).toBeLessThan(4500);
+      expect(r.ms).toBeLessThan(scaledMs(4500));
       expect((await s.pipeline.call('desktop', {})).data?.windows).toBeTruthy();
     } finally {
       process.kill(app.pid, 'SIGCONT');
@@ -87,7 +87,7 @@ describe.skipIf(!desk)('process faults on the real desktop', () => {
     const r = await settle(s.pipeline.call('ui', { window: addr }));
     expect(r.err).not.toBeNull();
     expect(['not_found.window', 'not_found.tree', 'error.a11y']).toContain(r.err!.code);
-    expect(r.ms).toBeLessThan(4500);
+    expect(r.ms).toBeLessThan(scaledMs(4500));
     await waitFor(async () => !(await swayNodes()).some((n) => n.pid === app.pid), 5000, 'the window to go');
     const gone = await settle(s.pipeline.call('ui', { window: addr }));
     expect(gone.err?.code).toBe('not_found.window');
@@ -117,7 +117,7 @@ describe.skipIf(!desk)('process faults on the real desktop', () => {
       await expect(call).rejects.toThrow();
       const r = await settled[0];
       expect(r.err?.category).toBe('cancelled');
-      expect(r.at - abortedAt).toBeLessThan(1000);
+      expect(r.at - abortedAt).toBeLessThan(scaledMs(1000));
       const next = await client.callTool({ name: 'desktop', arguments: {} });
       expect(next.isError).toBeFalsy();
     } finally {
