@@ -102,7 +102,9 @@ describe.skipIf(!desk)('journal, replay and stop on the real desktop', () => {
 
   it('replay re-types verbatim-recorded text into the still-open window, plan-only first', async () => {
     const path = join(dir, 'verbatim', 'journal.ndjson');
-    const s = await desktopSession(desk!.env, { journal: { path, text: true, maxBytes: 0 } });
+    // replay types from its own process between this session's calls: to this session that is another
+    // client on the seat, which the takeover pause would rightly wait out (tested in trust-presence)
+    const s = await desktopSession(desk!.env, { journal: { path, text: true, maxBytes: 0 }, takeoverMs: 0 });
     sessions.push(s);
     const { addr, out } = await entry(s, `replay ${RUN}`);
     await s.pipeline.call('keyboard', { action: 'type', text: 'again ✓', window: addr });
