@@ -9,8 +9,10 @@ export const desktopOutput = z.strictObject({
   workspaces: z.array(z.strictObject({ id: wsId, name: fact(z.string()), monitor: fact(z.string()).nullable(), windows: z.number(), visible: z.boolean(), special: z.literal(true).optional() })),
   windows: z.array(
     z.strictObject({
-      address, workspace: wsId, class: className, title: z.string(), at: pair, size: pair, floating: z.boolean(), pid: z.number().nullable(),
+      address, workspace: wsId, class: className, title: z.string(), at: pair.nullable(), size: pair, floating: z.boolean(), pid: z.number().nullable(),
       fullscreen: z.literal(true).optional(), hidden: z.literal(true).optional(), urgent: z.literal(true).optional(),
+      // Why the compositor gives no position for this window (niri: tiled); `at` is then null.
+      position_unknown: fact(z.string()).optional(),
     }),
   ),
   active_window: address.nullable(),
