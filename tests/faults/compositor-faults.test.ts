@@ -39,7 +39,10 @@ describe('Hyprland simulator: the request socket drops mid-call, the event strea
 
   it('a connection dropped without a reply is error.ipc_closed (category error) at once; the next call answers', async () => {
     await s.pipeline.call('desktop', {});
+    // a read-only query dropped once is sent once more; dropped again, it is the typed error
     sim.failNext({ mode: 'drop' });
+    expect((await s.pipeline.call('desktop', {})).data?.windows).toBeTruthy();
+    sim.failNext({ mode: 'drop' }, { mode: 'drop' });
     const r = await outcome(s.pipeline.call('desktop', {}));
     expect(r.err?.category).toBe('error');
     expect(r.err?.code).toMatch(/^error\.(ipc_closed|compositor)$/);

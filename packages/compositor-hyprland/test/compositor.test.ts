@@ -338,7 +338,10 @@ describe('close, binds, failures', () => {
     expect(Date.now() - t0).toBeLessThan(900);
     sim.failNext({ mode: 'garbage' });
     await expect(comp.snapshot()).rejects.toMatchObject({ code: 'error.compositor', message: expect.stringContaining('not JSON') });
+    // a read-only query dropped before any reply byte is sent once more (a busy Hyprland drops late-accepted connections)
     sim.failNext({ mode: 'drop' });
+    expect((await comp.snapshot()).monitors).toHaveLength(2);
+    sim.failNext({ mode: 'drop' }, { mode: 'drop' });
     await expect(comp.snapshot()).rejects.toMatchObject({ code: 'error.ipc_closed' });
     sim.failNext({ mode: 'silent' });
     const ac = new AbortController();

@@ -40,8 +40,24 @@ export class HyprlandRequestClient {
     private readonly baseTimeoutMs = 5000,
   ) {}
 
-  /** Send one raw request and return the reply text. */
-  request(command: string, opts: RequestOptions = {}): Promise<string> {
+  /**
+   * Send one raw request and return the reply text. A read-only query
+   * (`j/...`, or a batch of them) that Hyprland closed before answering a
+   * single byte is sent once more: a busy Hyprland drops connections it
+   * accepted too late (seen as EPIPE on a loaded machine); dispatches are
+   * never repeated.
+   */
+  async request(command: string, opts: RequestOptions = {}): Promise<string> {
+    try {
+      return await this.requestOnce(command, opts);
+    } catch (err) {
+      const readOnly = /^(\[\[BATCH\]\])?j\/[a-z]+$/.test(command) || /^\[\[BATCH\]\](j\/[a-z]+;)*j\/[a-z]+$/.test(command);
+      if (!readOnly || !(err instanceof HypruseError) || err.code !== 'error.ipc_closed' || err.data?.replied || opts.signal?.aborted) throw err;
+      return this.requestOnce(command, opts);
+    }
+  }
+
+  private requestOnce(command: string, opts: RequestOptions = {}): Promise<string> {
     const timeoutMs = opts.timeoutMs ?? scaledMs(this.baseTimeoutMs);
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(new CancelledError());
@@ -98,7 +114,7 @@ export class HyprlandRequestClient {
             }),
           );
         } else if (size > 0 || err.code === 'ECONNRESET' || err.code === 'EPIPE') {
-          finish(new HypruseError('error.ipc_closed', `Hyprland closed the request socket during "${short(command)}" (${err.code ?? err.message})`, { cause: err }));
+          finish(new HypruseError('error.ipc_closed', `Hyprland closed the request socket during "${short(command)}" (${err.code ?? err.message})`, { cause: err, data: { replied: size > 0 } }));
         } else {
           finish(new HypruseError('error.compositor', `Hyprland request "${short(command)}" failed: ${err.message}`, { cause: err }));
         }
