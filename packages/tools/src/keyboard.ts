@@ -40,7 +40,7 @@ function comboKey(c: { modifiers: string[]; key: string | null }): string {
   return [...mods, (c.key ?? '').toLowerCase()].join('+');
 }
 
-/** Virtual keyboard input never reaches the compositor's bind matcher: refuse and point to use_bind. */
+/** A combo that is a compositor binding is refused here (it would run the binding, not reach the app): bindings run through use_bind. */
 async function refuseCompositorBind(ctx: ToolContext, combo: KeyCombo): Promise<void> {
   const comp = compositorOf(ctx);
   if (!comp.capabilities.has('binds') || combo.modifiers.length === 0) return;
@@ -62,7 +62,7 @@ async function refuseCompositorBind(ctx: ToolContext, combo: KeyCombo): Promise<
     throw new TrustError({
       layer: 'keyboard',
       code: 'refused.bind',
-      reason: `${combo.source} is a compositor binding (${hit.action} ${hit.arg}); synthetic keys do not reach the compositor's bind matcher`,
+      reason: `${combo.source} is a compositor binding (${hit.action} ${hit.arg}); the keyboard tool sends keys to the focused app, and bindings are run with use_bind`,
       hint: `use use_bind with combo "${hit.combo}"`,
     });
   }
