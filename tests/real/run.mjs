@@ -38,6 +38,8 @@ const VM_LOCK = '/tmp/hypruse-vm.lock';
 const IS_ROOT = process.getuid?.() === 0;
 const CI = !!process.env.CI;
 const COMPOSITORS = ['hyprland', 'sway'];
+/** The contract target ids (tests/contract/targets/real-*.ts) of the guest's compositors. */
+const CONTRACT_TARGET = { hyprland: 'real-hyprland-0.57', sway: 'real-sway-1.12' };
 
 // Nominal durations (seconds) on an idle machine of this project's kind; every one is
 // multiplied by the boot-measured scale. Boot to PID 1 is ~21 s under TCG.
@@ -283,7 +285,7 @@ function testPlan(list, record = false) {
             `  echo $? >$OUT/${c}/record.rc; phase ${c}-record`,
           ]
         : []),
-      `  ( cd /hypruse && as_desk env HYPRUSE_REAL_COMPOSITOR=${c} HYPRUSE_CONTRACT_TARGETS=real-${c} ${VITEST} --outputFile.json=$OUT/${c}/vitest.json ) >$OUT/${c}/vitest.log 2>&1`,
+      `  ( cd /hypruse && as_desk env HYPRUSE_REAL_COMPOSITOR=${c} HYPRUSE_CONTRACT_TARGETS=${CONTRACT_TARGET[c]} ${VITEST} --outputFile.json=$OUT/${c}/vitest.json ) >$OUT/${c}/vitest.log 2>&1`,
       `  echo $? >$OUT/${c}/vitest.rc`,
       `  say "${c} suites exited with $(cat $OUT/${c}/vitest.rc): $(grep -E '^ +Tests ' $OUT/${c}/vitest.log | tail -1)"`,
       `  phase ${c}-suites`,

@@ -135,9 +135,10 @@ describe(`tool suite on real ${comp}`, () => {
     const u = await server.call('ui', { window: addr });
     expect(u.isError, u.text.join('\n')).toBe(false);
     const els = u.data.elements as Array<{ role: string; name: string; x: number; y: number }>;
-    const ok = els.find((e) => e.role === 'push button' && e.name === 'OK');
+    // GTK 4 names the role "button", GTK 3 "push button"
+    const ok = els.find((e) => (e.role === 'push button' || e.role === 'button') && e.name === 'OK');
     expect(ok, `OK among ${els.map((e) => `${e.role} "${e.name}"`).join(', ')}`).toBeDefined();
-    expect(els.some((e) => e.role === 'text' || e.role === 'entry')).toBe(true);
+    expect(els.some((e) => e.role === 'text' || e.role === 'entry' || e.role === 'text box')).toBe(true);
     expect(ok!.x >= g!.x && ok!.x < g!.x + g!.w && ok!.y >= g!.y && ok!.y < g!.y + g!.h, `OK at ${ok!.x},${ok!.y} inside ${JSON.stringify(g)}`).toBe(true);
     const k = await server.call('keyboard', { action: 'type', text: 'real wörld ✓', window: addr });
     expect(k.isError, k.text.join('\n')).toBe(false);
