@@ -204,6 +204,8 @@ stop_compositor() {
   # the desktop user's processes except the session buses
   pkill -TERM -u $DESK_UID -x foot 2>/dev/null; pkill -TERM -u $DESK_UID -x zenity 2>/dev/null
   pkill -TERM -u $DESK_UID -x gtk3-widget-factory 2>/dev/null
+  # $COMPOSITOR_PID is the subshell that started it: stop the compositor itself by name (this is the guest)
+  pkill -TERM -u $DESK_UID -x "$([ "$COMPOSITOR" = hyprland ] && echo Hyprland || echo sway)" 2>/dev/null
   kill -TERM "$COMPOSITOR_PID" 2>/dev/null
   local i
   for i in $(seq 1 40); do kill -0 "$COMPOSITOR_PID" 2>/dev/null || break; sleep 0.25; done
