@@ -22,7 +22,7 @@ export const SWAY_UNSUPPORTED: Partial<Record<CompositorCapability, string>> = {
   'cursor.read': 'no sway IPC request returns the pointer position; hypruse reports where it last put the cursor',
   'lock.read': 'sway cannot tell over IPC whether an ext-session-lock client has locked the session',
   notify: 'sway has no on-screen notification command (that is a notification daemon\'s job)',
-  'capture.toplevel': 'grim on sway < 1.12 cannot capture a single window; window shots are crops of the output',
+  'capture.toplevel': 'this sway names no window for ext-foreign-toplevel capture (no foreign_toplevel_identifier in its tree, sway < 1.12), so grim cannot capture a single window; window shots are crops of the output',
 };
 
 export function swayUnsupportedReason(cap: CompositorCapability): string {

@@ -36,7 +36,11 @@ const WINDOW_HINT = 'Call desktop() and use a window\'s `address` as given.';
 export class SwayCompositor implements Compositor {
   readonly id = 'sway';
   readonly displayName = 'sway';
-  readonly capabilities: ReadonlySet<CompositorCapability> = SWAY_CAPABILITIES;
+  /** SWAY_CAPABILITIES, plus `capture.toplevel` once the tree names its windows for ext-foreign-toplevel capture (sway 1.12+). */
+  private readonly caps = new Set<CompositorCapability>(SWAY_CAPABILITIES);
+  get capabilities(): ReadonlySet<CompositorCapability> {
+    return this.caps;
+  }
   readonly client: SwayIpcClient;
   private readonly opts: SwayCompositorOptions;
   private readonly subscriptions = new Set<EventQueue>();
@@ -62,7 +66,10 @@ export class SwayCompositor implements Compositor {
   }
 
   async snapshot(signal?: AbortSignal): Promise<Desktop> {
-    return desktopFromTree(await this.tree(signal), this.cursor);
+    const desktop = desktopFromTree(await this.tree(signal), this.cursor);
+    // A window's foreign_toplevel_identifier is what grim -T captures, covered or on a hidden workspace.
+    if (desktop.windows.some((w) => typeof w.extra?.toplevelId === 'string')) this.caps.add('capture.toplevel');
+    return desktop;
   }
 
   async subscribe(): Promise<EventSubscription> {

@@ -120,7 +120,11 @@ export function mapDesktop(raw: RawSnapshot): Desktop {
     const mode = fullscreenMode(c.fullscreen);
     const extra: Record<string, unknown> = {};
     if (Array.isArray(c.tags) && c.tags.length) extra.tags = c.tags;
-    if (typeof c.stableId === 'string') extra.stableId = c.stableId;
+    if (typeof c.stableId === 'string') {
+      extra.stableId = c.stableId;
+      // the ext-foreign-toplevel identifier (grim -T), under the name every plugin uses
+      extra.toplevelId = c.stableId;
+    }
     if (c.xwayland === true) extra.xwayland = true;
     if (c.pinned === true) extra.pinned = true;
     if (mode === 'maximized') extra.maximized = true;

@@ -18,9 +18,9 @@ export function assertCapturable(ctx: ToolContext, w: Window, frame?: Frame): vo
   });
 }
 
-/** The window's ext-foreign-toplevel identifier, when its compositor reports one (Hyprland's `stableId`). */
+/** The window's ext-foreign-toplevel identifier (`extra.toplevelId`), when its compositor plugin reports one. */
 export function toplevelIdOf(w: Window): { toplevelId?: string } {
-  const id = w.extra?.stableId;
+  const id = w.extra?.toplevelId;
   return typeof id === 'string' && id ? { toplevelId: id } : {};
 }
 
