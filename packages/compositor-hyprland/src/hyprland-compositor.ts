@@ -1,7 +1,7 @@
 import {
   HypruseError, LaunchMatcher, awaitLaunchedWindow, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
   wrapLaunchCommand, type Bind, type ChordRegistration, type KeyCombo, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type EventSubscription,
-  type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type Window, closeAndConfirm } from '@hypruse/core';
+  type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type Window, closeAndConfirm, listenForChord } from '@hypruse/core';
 import { HyprlandDispatcher } from './dispatch/dispatcher.js';
 import type { Dialect } from './dispatch/dialect.js';
 import { validateAddress, validateTag, validateWorkspace } from './dispatch/validate.js';
@@ -367,22 +367,13 @@ export class HyprlandCompositor implements Compositor {
       sub.close();
       throw new HypruseError('error.compositor', `Hyprland refused the stop chord (\`${req.bind}\`): ${reply}`);
     }
-    void (async () => {
-      try {
-        for await (const e of sub) if (e.type === 'other' && e.name === 'custom' && String(e.data).trim() === STOP_CHORD_EVENT) onPress();
-      } catch {
-        /* the stream died with the compositor */
-      }
-    })();
-    // one removal, however many ways out ask for it (each waits for the same unbind)
-    let removal: Promise<void> | null = null;
-    const remove = (): Promise<void> =>
-      (removal ??= (async () => {
-        sub.close();
-        this.chordRemovals.delete(remove);
-        await this.client.request(req.unbind).catch(() => undefined);
-      })());
-    this.chordRemovals.add(remove);
+    const remove = listenForChord(
+      sub,
+      (e) => e.type === 'other' && e.name === 'custom' && String(e.data).trim() === STOP_CHORD_EVENT,
+      onPress,
+      () => this.client.request(req.unbind),
+      this.chordRemovals,
+    );
     return { detail: `Hyprland ${req.bind}`, remove };
   }
 

@@ -3,7 +3,7 @@ import type {
 } from '@hypruse/core';
 import { CancelledError, HypruseError, NotFoundError, UnsupportedError, UsageError, awaitLaunchedWindow, startLaunch, closeAndConfirm } from '@hypruse/core';
 import { SWAY_CAPABILITIES, swayUnsupportedReason } from './capabilities.js';
-import { EventQueue } from '@hypruse/core';
+import { EventQueue, listenForChord } from '@hypruse/core';
 import { normalizeSwayEvent } from './events/normalize.js';
 import type { SwayEventName } from './ipc/message-types.js';
 import { SwayMessage } from './ipc/message-types.js';
@@ -266,22 +266,7 @@ export class SwayCompositor implements Compositor {
       sub.close();
       throw err;
     }
-    void (async () => {
-      try {
-        for await (const e of sub) if (e.type === 'binding' && e.command.trim() === STOP_CHORD_COMMAND) onPress();
-      } catch {
-        /* the stream died: the chord is gone with the compositor */
-      }
-    })();
-    // one removal, however many ways out ask for it (each waits for the same unbindsym)
-    let removal: Promise<void> | null = null;
-    const remove = (): Promise<void> =>
-      (removal ??= (async () => {
-        sub.close();
-        this.chordRemovals.delete(remove);
-        await this.command(cmds.unbind).catch(() => undefined);
-      })());
-    this.chordRemovals.add(remove);
+    const remove = listenForChord(sub, (e) => e.type === 'binding' && e.command.trim() === STOP_CHORD_COMMAND, onPress, () => this.command(cmds.unbind), this.chordRemovals);
     return { detail: `sway ${cmds.bind}`, remove };
   }
 

@@ -66,7 +66,7 @@ export type { Selection } from './compositor-select.js';
 export { saveShot, pruneShots, shotName } from './capture/save-shot.js';
 export { stableCapture } from './capture/stable-capture.js';
 export type { StableCaptureOptions } from './capture/stable-capture.js';
-export { parseProcStat, readProcStat, environValue, procfsTable, procfsTableAt } from './process/proc.js';
+export { parseProcStat, readProcStat, environValue, procfsTable, procfsTableAt, pidAlive } from './process/proc.js';
 export type { ProcStat, ProcessTable } from './process/proc.js';
 export { LaunchMatcher, LAUNCH_TOKEN_VAR, newLaunchToken } from './process/launch-match.js';
 export type { LaunchMatchOptions } from './process/launch-match.js';
@@ -82,3 +82,4 @@ export { WAIT_EVENTS, alreadyHolds, awaitDesktopEvent, eventMatches, waitHit } f
 export type { DesktopWaitOptions, WaitEvent } from './events/desktop-wait.js';
 export type { CloseSteps } from './events/close-window.js';
 export { TIME_SCALE_VAR, MIN_TIME_SCALE, MAX_TIME_SCALE, parseTimeScale, setTimeScale, resetTimeScale, timeScale, scaledMs, slowMachineHint } from './time.js';
+export { listenForChord } from './events/chord-listener.js';

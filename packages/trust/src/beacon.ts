@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { TRUST_ORDER, runtimeDir, type HypruseConfig, type TrustLayer } from '@hypruse/core';
+import { TRUST_ORDER, runtimeDir, type HypruseConfig, type TrustLayer, pidAlive } from '@hypruse/core';
 
 /** The activity beacon a status bar (and `hypruse stop`) reads. */
 export interface Beacon {
@@ -53,15 +53,6 @@ export function readBeacon(path = beaconPath()): Beacon | null | 'unreadable' {
     return b;
   } catch {
     return 'unreadable';
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

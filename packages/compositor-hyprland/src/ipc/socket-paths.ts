@@ -1,3 +1,4 @@
+import { pidAlive } from '@hypruse/core';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -21,16 +22,6 @@ function isSocket(path: string): boolean {
     return statSync(path).isSocket();
   } catch {
     return false;
-  }
-}
-
-/** Is a process with this pid alive? (EPERM: alive, owned by someone else.) */
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -86,3 +86,13 @@ export function procfsTableAt(procRoot: string): ProcessTable {
 
 /** The Linux process table, read from `/proc`. */
 export const procfsTable: ProcessTable = procfsTableAt('/proc');
+
+/** Is a process with this pid alive? (EPERM: alive, owned by someone else.) */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

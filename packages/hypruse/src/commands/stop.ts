@@ -1,17 +1,8 @@
-import { scaledMs } from '@hypruse/core';
+import { scaledMs, pidAlive } from '@hypruse/core';
 import { beaconsDir, readBeacons, type Beacon } from '@hypruse/trust';
 import type { Command } from './types.js';
 
 const WAIT_MS = 5000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 const doing = (b: Beacon) => (b.state === 'active' && b.action ? ` while it was running ${b.action}` : '');
 
@@ -61,7 +52,7 @@ export const stopCommand: Command = {
     let waiting = signalled;
     while (waiting.length && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
-      waiting = waiting.filter((b) => alive(b.pid));
+      waiting = waiting.filter((b) => pidAlive(b.pid));
     }
     for (const b of signalled) {
       if (waiting.includes(b)) {

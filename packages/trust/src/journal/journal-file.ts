@@ -1,6 +1,6 @@
 import { chmod, mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { HypruseError } from '@hypruse/core';
+import { HypruseError, pidAlive } from '@hypruse/core';
 import type { JournalRecord } from './record.js';
 
 const LOCK_WAIT_MS = 1000;
@@ -9,15 +9,6 @@ const LOCK_STALE_MS = 2000;
 const TAIL_BYTES = 256 * 1024;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * One journal file. `seq` numbers are unique across processes: the last one
@@ -103,7 +94,7 @@ export class JournalFile {
     try {
       const [st, text] = await Promise.all([stat(this.lockPath), readFile(this.lockPath, 'utf8')]);
       const pid = Number(text.trim());
-      if (text && Number.isInteger(pid) && pid > 0 && !alive(pid)) return text;
+      if (text && Number.isInteger(pid) && pid > 0 && !pidAlive(pid)) return text;
       return Date.now() - st.mtimeMs > LOCK_STALE_MS ? text : null;
     } catch {
       return null; // gone already (retry)
