@@ -46,6 +46,8 @@ const FIXTURES = {
   foot: { cmd: 'foot', args: [] },
   // one big button printing a line per registered click; `-- gtk3|gtk4|qt5` picks the toolkit
   'click-counter': { cmd: '/usr/bin/python3', args: [join(dirname(fileURLToPath(import.meta.url)), 'click-counter.py')] },
+  // a GTK 3 window printing each button press with its click count (1-3), modifiers and surface point
+  'pointer-probe': { cmd: '/usr/bin/python3', args: [join(dirname(fileURLToPath(import.meta.url)), 'pointer-probe.py')] },
 };
 
 class HarnessError extends Error {}

@@ -72,7 +72,11 @@ export class FakeCompositor implements Compositor {
 export class FakeInput implements Input {
   readonly delivered: string[] = [];
   async describe() { return { pointer: 'fake', keyboard: 'fake' }; }
-  async click(b: PointerButton, n: 1 | 2) { this.delivered.push(`click ${b} x${n}`); }
+  async click(b: PointerButton, n: 1 | 2 | 3) { this.delivered.push(`click ${b} x${n}`); }
+  async holdModifiers(mods: KeyCombo['modifiers'], during: () => Promise<void>) {
+    for (const m of mods) this.delivered.push(`press ${m}`);
+    try { await during(); } finally { for (const m of [...mods].reverse()) this.delivered.push(`release ${m}`); }
+  }
   async drag(b: PointerButton, during: () => Promise<void>) { this.delivered.push(`press ${b}`); try { await during(); } finally { this.delivered.push(`release ${b}`); } }
   async scroll(dx: number, dy: number) { this.delivered.push(`scroll ${dx},${dy}`); }
   async moveAbsolute(p: Point, _b: Rect) { this.delivered.push(`abs ${p.x},${p.y}`); }

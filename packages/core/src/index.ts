@@ -45,7 +45,7 @@ export { loadConfig } from './config/load.js';
 export type { LoadedConfig, ConfigSource, LoadOptions } from './config/load.js';
 export { ENV_VARS, envOverrides, parseConfine, parseAuthGuard } from './config/env.js';
 export type { EnvVarSpec } from './config/env.js';
-export { parseCombo, formatCombo } from './keys.js';
+export { parseCombo, parseModifiers, formatCombo } from './keys.js';
 export { Pipeline, THEN_VALUES } from './pipeline/pipeline.js';
 export type { PipelineOptions, CallOptions, CallSource, ThenValue } from './pipeline/pipeline.js';
 export { ToolRegistry } from './pipeline/registry.js';

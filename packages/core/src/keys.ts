@@ -113,6 +113,26 @@ export function parseCombo(source: string): KeyCombo {
   return { modifiers, key: keyName(last, source), source };
 }
 
+/**
+ * Modifier names held during a click (`["ctrl"]`, `["ctrl", "shift"]`, or one "ctrl+shift" string),
+ * normalized like a combo's modifiers, in the order given (released in reverse).
+ */
+export function parseModifiers(list: readonly string[]): Modifier[] {
+  const out: Modifier[] = [];
+  for (const raw of list.flatMap((s) => String(s).split('+')).map((s) => s.trim()).filter(Boolean)) {
+    const m = MODIFIERS[raw.toLowerCase()];
+    if (!m) {
+      throw new UsageError(`modifier ${JSON.stringify(raw)} is not one of ctrl, shift, alt, super (meta/win/cmd), altgr`, {
+        code: 'usage.combo',
+        hint: 'e.g. modifiers: ["ctrl"] for ctrl+click, ["ctrl", "shift"] for ctrl+shift+click',
+      });
+    }
+    if (out.includes(m)) throw new UsageError(`modifier ${JSON.stringify(raw)} is given twice`, { code: 'usage.combo' });
+    out.push(m);
+  }
+  return out;
+}
+
 /** The canonical text of a combo (`ctrl+shift+t`), for messages and the journal. */
 export function formatCombo(combo: KeyCombo): string {
   return [...combo.modifiers, ...(combo.key === null ? [] : [combo.key])].join('+');

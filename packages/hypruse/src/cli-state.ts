@@ -16,6 +16,8 @@ interface Stored {
   seat: SessionState['seat'];
   observed: Array<[string, { x: number; y: number; width: number; height: number }]>;
   cursor: { x: number; y: number } | null;
+  /** The last screenshot's pixel transform (pointer image_x/image_y). */
+  shot?: unknown;
 }
 
 const MAX_LAUNCHED = 256;
@@ -40,6 +42,7 @@ export function loadCliState(path: string, state: SessionState): void {
   state.seat = s.seat ?? null;
   for (const [a, g] of s.observed ?? []) state.observed.set(a, g);
   if (s.cursor) state.bag.set('cursor', s.cursor);
+  if (s.shot) state.bag.set('shot', s.shot);
 }
 
 export function saveCliState(path: string, state: SessionState): void {
@@ -49,6 +52,7 @@ export function saveCliState(path: string, state: SessionState): void {
     seat: state.seat,
     observed: [...state.observed.entries()].slice(-MAX_LAUNCHED),
     cursor: (state.bag.get('cursor') as Stored['cursor'] | undefined) ?? null,
+    ...(state.bag.has('shot') ? { shot: state.bag.get('shot') } : {}),
   };
   try {
     mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { Tokens, UsageError, presenceError, defineTool, layoutBounds, monitorAt, result, type Point, type Rect, type ToolContext } from '@hypruse/core';
+import { Tokens, UsageError, presenceError, defineTool, layoutBounds, monitorAt, parseModifiers, result, type KeyCombo, type Point, type Rect, type ToolContext } from '@hypruse/core';
 import { allowAuthField, confirmField, coordField, thenField, windowField } from './common/fields.js';
 import { lastCursor, moveHeldPointer, positionPointer, sleep } from './common/pointer.js';
 import { snapshot } from './common/desktop.js';
+import { lastShot, shotToGlobal } from './common/image.js';
 import { pair } from './common/output.js';
 
 const BUTTONS = ['left', 'right', 'middle', 'back', 'forward'] as const;
@@ -41,6 +42,16 @@ const input = z
     scroll_dy: z.number().finite().default(0).describe('Wheel notches; positive scrolls the content down.'),
     scroll_dx: z.number().finite().default(0).describe('Wheel notches; positive scrolls right.'),
     double: z.boolean().default(false).describe('Double click.'),
+    triple: z.boolean().default(false).describe('Triple click (selects a line or paragraph in most text views).'),
+    image_x: coordField.describe('x in the last screenshot\'s image pixels instead of x,y (converted with its geometry and scale).'),
+    image_y: coordField.describe('y in the last screenshot\'s image pixels.'),
+    to_image_x: coordField.describe('Drag end x in the last screenshot\'s image pixels.'),
+    to_image_y: coordField.describe('Drag end y in the last screenshot\'s image pixels.'),
+    modifiers: z
+      .array(z.string().max(16))
+      .max(5)
+      .default([])
+      .describe('Keys held during the click, scroll or drag, e.g. ["ctrl"] or ["ctrl", "shift"]; released in reverse order, also on failure.'),
     window: windowField.describe('The window the coordinates were read from (strict mode refuses if it moved since).'),
     then: thenField,
     allow_auth: allowAuthField,
@@ -53,6 +64,11 @@ type Args = z.output<typeof input>;
 interface Plan {
   from: Point | null;
   to: Point | null;
+  modifiers: KeyCombo['modifiers'];
+  /** Set when the points came from the last screenshot's pixels: that image's transform, for messages. */
+  fromImage: string | null;
+  /** The window the last screenshot showed, when the points came from it. */
+  shotWindow: string | null;
 }
 
 function assertOnScreen(name: string, p: Point, monitors: Parameters<typeof monitorAt>[0]): void {
@@ -64,9 +80,37 @@ function assertOnScreen(name: string, p: Point, monitors: Parameters<typeof moni
   }
 }
 
+/** Image pixels of the last screenshot to global points; the pixel must lie inside that image. */
+function fromImage(ctx: ToolContext, name: string, p: Point | null): Point | null {
+  if (!p) return null;
+  const t = lastShot(ctx);
+  if (!t) {
+    throw new UsageError(`${name} are pixels of the last screenshot, but this session has taken none`, {
+      hint: 'take a screenshot first (its image pixels are what image_x/image_y address), or pass global x,y',
+    });
+  }
+  if (p.x < 0 || p.y < 0 || p.x > t.image[0] || p.y > t.image[1]) {
+    throw new UsageError(`${name} (${p.x}, ${p.y}) is outside the last screenshot's image (${t.image[0]}x${t.image[1]} pixels)`, {
+      hint: 'image pixels run from 0,0 to the image size given in the screenshot\'s metadata',
+    });
+  }
+  return shotToGlobal(t, p);
+}
+
 async function plan(args: Args, ctx: ToolContext): Promise<Plan> {
-  const from = normalizePair('x', 'y', args.x, args.y);
-  const to = normalizePair('to_x', 'to_y', args.to_x, args.to_y);
+  const global = normalizePair('x', 'y', args.x, args.y);
+  const globalTo = normalizePair('to_x', 'to_y', args.to_x, args.to_y);
+  const img = normalizePair('image_x', 'image_y', args.image_x, args.image_y);
+  const imgTo = normalizePair('to_image_x', 'to_image_y', args.to_image_x, args.to_image_y);
+  if (global && img) throw new UsageError('pass either x,y (global) or image_x,image_y (pixels of the last screenshot), not both');
+  if (globalTo && imgTo) throw new UsageError('pass either to_x,to_y or to_image_x,to_image_y, not both');
+  const from = global ?? fromImage(ctx, 'image_x,image_y', img);
+  const to = globalTo ?? fromImage(ctx, 'to_image_x,to_image_y', imgTo);
+  const shot = img || imgTo ? lastShot(ctx) : null;
+  const modifiers = parseModifiers(args.modifiers);
+  if (modifiers.length && args.action === 'move') throw new UsageError('modifiers are for click, scroll and drag; a move presses nothing');
+  if (args.double && args.triple) throw new UsageError('pass double or triple, not both');
+  if (args.triple && args.action !== 'click') throw new UsageError('triple is only for click');
   if (args.action === 'move' && !from) throw new UsageError('move needs x and y');
   if (args.action === 'drag' && (!from || !to)) throw new UsageError('drag needs x, y, to_x and to_y');
   if (args.action !== 'drag' && to) throw new UsageError('to_x/to_y are only for drag');
@@ -78,7 +122,13 @@ async function plan(args: Args, ctx: ToolContext): Promise<Plan> {
     if (from) assertOnScreen('x,y', from, d.monitors);
     if (to) assertOnScreen('to_x,to_y', to, d.monitors);
   }
-  return { from, to };
+  return {
+    from,
+    to,
+    modifiers,
+    fromImage: shot ? `pixels of the last ${shot.target} image (origin ${shot.geometry[0]},${shot.geometry[1]}, scale ${shot.scale})` : null,
+    shotWindow: shot?.window ?? null,
+  };
 }
 
 export const pointerTool = defineTool({
@@ -100,13 +150,16 @@ export const pointerTool = defineTool({
           ? `scroll dy=${args.scroll_dy} dx=${args.scroll_dx} at ${at}`
           : args.action === 'move'
             ? `move the cursor to ${at}`
-            : `${args.double ? 'double-' : ''}click ${args.button} at ${at}`;
-    const observed = args.window && ctx.session.observed.get(args.window);
+            : `${args.triple ? 'triple-' : args.double ? 'double-' : ''}click ${args.button} at ${at}`;
+    const held = p.modifiers.length ? ` holding ${p.modifiers.join('+')}` : '';
+    // the points were read from a window's screenshot: strict mode checks that window did not move since
+    const window = args.window || p.shotWindow || '';
+    const observed = window && ctx.session.observed.get(window);
     return {
-      summary,
+      summary: `${summary}${held}`,
       input: args.action === 'move' ? 'none' : 'pointer',
       points: [p.from, p.to].filter((x): x is Point => x !== null),
-      ...(observed ? { observed: { address: args.window, geometry: observed } } : {}),
+      ...(observed ? { observed: { address: window, geometry: observed } } : {}),
     };
   },
   async handle(args, ctx) {
@@ -115,32 +168,40 @@ export const pointerTool = defineTool({
     // the cursor move is confirmed by the compositor (IPC reply, or a Wayland round trip on the
     // device's own connection) before the press goes out, in order: no settle in between
     if (p.from) await positionPointer(ctx, p.from);
-    if (args.action === 'click') await pointer.click(args.button, args.double ? 2 : 1, ctx.signal);
-    else if (args.action === 'scroll') await pointer.scroll(args.scroll_dx, args.scroll_dy, ctx.signal);
-    else if (args.action === 'drag') {
-      const from = p.from!;
-      const to = p.to!;
-      const layout = layoutBounds((await snapshot(ctx)).monitors);
-      await sleep(10, ctx.signal);
-      await pointer.drag(
-        args.button,
-        async () => {
-          const steps = 12;
-          const presence = ctx.services.has(Tokens.Presence) ? ctx.services.get(Tokens.Presence) : null;
-          for (let i = 1; i <= steps; i++) {
-            // a stop or pause from the person ends the drag between moves (the button is released by drag())
-            const v = presence?.current();
-            if (v && v.state !== 'running') throw presenceError(v, 'the drag');
-            await moveHeldPointer(ctx, { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps }, layout);
-            await sleep(15, ctx.signal);
-          }
-        },
-        ctx.signal,
-      );
-    }
+    // modifiers go down after the cursor is in place and come up in reverse order however the action ends
+    await pointer.holdModifiers(p.modifiers, () => act(args, p, ctx), ctx.signal);
     const c = lastCursor(ctx);
-    return result(`${args.action} ok; cursor now at (${c ? `${c.x}, ${c.y}` : 'unknown'})`)
+    const held = p.modifiers.length ? ` holding ${p.modifiers.join('+')}` : '';
+    const how = args.action === 'click' && (args.triple || args.double) ? `${args.triple ? 'triple' : 'double'} click` : args.action;
+    return result(`${how}${held} ok; cursor now at (${c ? `${c.x}, ${c.y}` : 'unknown'})${p.fromImage ? ` from ${p.fromImage}` : ''}`)
       .data({ action: args.action, cursor: c ? [c.x, c.y] : null })
       .build();
   },
 });
+
+async function act(args: Args, p: Plan, ctx: ToolContext): Promise<void> {
+  const pointer = ctx.services.get(Tokens.Input);
+  if (args.action === 'click') await pointer.click(args.button, args.triple ? 3 : args.double ? 2 : 1, ctx.signal);
+  else if (args.action === 'scroll') await pointer.scroll(args.scroll_dx, args.scroll_dy, ctx.signal);
+  else if (args.action === 'drag') {
+    const from = p.from!;
+    const to = p.to!;
+    const layout = layoutBounds((await snapshot(ctx)).monitors);
+    await sleep(10, ctx.signal);
+    await pointer.drag(
+      args.button,
+      async () => {
+        const steps = 12;
+        const presence = ctx.services.has(Tokens.Presence) ? ctx.services.get(Tokens.Presence) : null;
+        for (let i = 1; i <= steps; i++) {
+          // a stop or pause from the person ends the drag between moves (the button is released by drag())
+          const v = presence?.current();
+          if (v && v.state !== 'running') throw presenceError(v, 'the drag');
+          await moveHeldPointer(ctx, { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps }, layout);
+          await sleep(15, ctx.signal);
+        }
+      },
+      ctx.signal,
+    );
+  }
+}

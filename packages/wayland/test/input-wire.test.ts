@@ -103,6 +103,10 @@ describe('pointer', () => {
     expect(buttons()).toEqual([[0x111, 1], [0x111, 0], [0x111, 1], [0x111, 0]]);
     const b = fake.of('zwlr_virtual_pointer_v1', 2);
     expect(b[2].at - b[1].at).toBeGreaterThanOrEqual(50);
+
+    fake.requests.length = 0;
+    await input.click('left', 3);
+    expect(buttons()).toEqual([[0x110, 1], [0x110, 0], [0x110, 1], [0x110, 0], [0x110, 1], [0x110, 0]]);
     await input.dispose();
   });
 
@@ -350,6 +354,49 @@ describe('keyboard (in-process)', () => {
     expect(replayKeys().filter((k) => !k.pressed)).toHaveLength(3);
     await input.dispose();
     expect(fake.of('zwp_virtual_keyboard_v1', 3)).toHaveLength(1); // destroyed
+  });
+
+  it('holdModifiers: pressed in order around the click, released in reverse, the click between them', async () => {
+    const input = makeInput('wire');
+    await input.holdModifiers(['ctrl', 'shift'], () => input.click('left', 1));
+    expect(replayKeys()).toEqual([
+      { sym: 'Control_L', mods: 0, pressed: true },
+      { sym: 'Shift_L', mods: 4, pressed: true },
+      { sym: 'Shift_L', mods: 5, pressed: false },
+      { sym: 'Control_L', mods: 4, pressed: false },
+    ]);
+    expect(fake.of('zwp_virtual_keyboard_v1', 2).at(-1)!.body.readUInt32LE(0)).toBe(0);
+    // the button events lie between the last press and the first release on the wire
+    const reqs = fake.requests.filter((r) => (r.iface === 'zwp_virtual_keyboard_v1' && r.opcode === 1) || (r.iface === 'zwlr_virtual_pointer_v1' && r.opcode === 2));
+    expect(reqs.map((r) => (r.iface === 'zwlr_virtual_pointer_v1' ? 'button' : 'key'))).toEqual(['key', 'key', 'button', 'button', 'key', 'key']);
+    await input.dispose();
+  });
+
+  it('holdModifiers releases in reverse order when `during` throws, and when the signal aborts', async () => {
+    const input = makeInput('wire');
+    await expect(input.holdModifiers(['alt', 'ctrl'], async () => {
+      throw new Error('click failed');
+    })).rejects.toThrow('click failed');
+    expect(replayKeys().map((k) => `${k.pressed ? '+' : '-'}${k.sym}`)).toEqual(['+Alt_L', '+Control_L', '-Control_L', '-Alt_L']);
+    const ac = new AbortController();
+    const hang = () => new Promise<void>(() => { setTimeout(() => ac.abort(), 30); });
+    await expect(input.holdModifiers(['shift'], hang, ac.signal)).rejects.toBeInstanceOf(CancelledError);
+    expect(replayKeys().slice(4).map((k) => `${k.pressed ? '+' : '-'}${k.sym}`)).toEqual(['+Shift_L', '-Shift_L']);
+    await input.releaseAll();
+    expect(replayKeys()).toHaveLength(6); // nothing was left held for releaseAll
+    await input.dispose();
+  });
+
+  it('holdModifiers with the wtype keyboard is unsupported and sends nothing', async () => {
+    const input = makeInput('wtype');
+    let ran = false;
+    await expect(input.holdModifiers(['ctrl'], async () => { ran = true; })).rejects.toBeInstanceOf(UnsupportedError);
+    expect(ran).toBe(false);
+    expect(buttons()).toEqual([]);
+    // no modifiers: nothing to hold, the action runs on any keyboard path
+    await input.holdModifiers([], () => input.click('left', 1));
+    expect(buttons()).toEqual([[0x110, 1], [0x110, 0]]);
+    await input.dispose();
   });
 
   it('keyboard "wire" without the manager global is unsupported; "auto" falls back to wtype', async () => {

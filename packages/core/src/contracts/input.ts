@@ -14,7 +14,13 @@ export interface KeyCombo {
 export interface Input {
   /** Which path delivers input (for doctor and result notes). */
   describe(): Promise<{ pointer: string; keyboard: string }>;
-  click(button: PointerButton, count: 1 | 2, signal?: AbortSignal): Promise<void>;
+  /** One, two (double) or three (triple) clicks, the gap between them under the double-click time. */
+  click(button: PointerButton, count: 1 | 2 | 3, signal?: AbortSignal): Promise<void>;
+  /**
+   * Press `modifiers` in order, run `during` (the clicks of a ctrl+click), then release them in
+   * reverse order in all cases: `during` failing, the signal aborting. Never spans calls.
+   */
+  holdModifiers(modifiers: KeyCombo['modifiers'], during: () => Promise<void>, signal?: AbortSignal): Promise<void>;
   /** Press, run `during` (moves), release in all cases. Press/release never spans calls. */
   drag(button: PointerButton, during: () => Promise<void>, signal?: AbortSignal): Promise<void>;
   /** Wheel notches; positive dy scrolls content down. */

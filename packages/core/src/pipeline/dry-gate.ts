@@ -37,7 +37,7 @@ export const DRY_RUN_ALLOWED: ReadonlyMap<symbol, ReadonlySet<string>> = new Map
   ],
   [
     Tokens.Input,
-    observing<Input>({ describe: true, click: false, drag: false, scroll: false, moveAbsolute: false, type: false, key: false, releaseAll: false, dispose: false }),
+    observing<Input>({ describe: true, click: false, holdModifiers: false, drag: false, scroll: false, moveAbsolute: false, type: false, key: false, releaseAll: false, dispose: false }),
   ],
   [
     Tokens.Presence,

@@ -65,6 +65,7 @@ export async function deliverFrame(ctx: ToolContext, frame: Frame, opts: Deliver
     source: frame.source,
     ...(opts.stable !== undefined ? { stable: opts.stable } : {}),
   };
+  rememberShot(ctx, meta);
   const r = result();
   if (imageMode) {
     r.image(img.data, img.mime);
@@ -78,4 +79,31 @@ export async function deliverFrame(ctx: ToolContext, frame: Frame, opts: Deliver
   }
   r.text(JSON.stringify(meta));
   return r.data(meta as Record<string, unknown>).build();
+}
+
+/** The pixel-to-global transform of the last image hypruse delivered (screenshot, zoom, marks), per session. */
+export interface ShotTransform {
+  /** Global logical rect the image shows. */
+  geometry: [number, number, number, number];
+  /** Image pixels per logical pixel. */
+  scale: number;
+  image: [number, number];
+  target: ImageMeta['target'];
+  window?: string;
+}
+
+export const SHOT_KEY = 'shot';
+
+function rememberShot(ctx: ToolContext, meta: ImageMeta): void {
+  const t: ShotTransform = { geometry: [...meta.geometry] as ShotTransform['geometry'], scale: meta.scale, image: [...meta.image] as [number, number], target: meta.target, ...(typeof meta.window === 'string' && meta.window ? { window: meta.window } : {}) };
+  ctx.session.bag.set(SHOT_KEY, t);
+}
+
+export function lastShot(ctx: ToolContext): ShotTransform | null {
+  return (ctx.session.bag.get(SHOT_KEY) as ShotTransform | undefined) ?? null;
+}
+
+/** A pixel of the last image to global logical coordinates: global = geometry[:2] + pixel / scale. */
+export function shotToGlobal(t: ShotTransform, px: { x: number; y: number }): { x: number; y: number } {
+  return { x: t.geometry[0] + px.x / t.scale, y: t.geometry[1] + px.y / t.scale };
 }

@@ -156,6 +156,33 @@ export class WireKeyboard {
     await this.conn.roundtrip();
   }
 
+  /** Press modifiers in order and wait until the compositor has them (the start of a ctrl+click). */
+  async pressModifiers(mods: Modifier[], signal?: AbortSignal): Promise<void> {
+    await this.ensureKeys([], signal);
+    let mask = this.mods;
+    for (const name of mods) {
+      const m = MODIFIER_KEYS[name];
+      this.sendKey(m.code, true);
+      mask |= m.mask;
+      this.sendMods(mask);
+    }
+    await this.conn.roundtrip();
+  }
+
+  /** Release modifiers in reverse order of `mods` (those still pressed) and wait for the compositor. */
+  async releaseModifiers(mods: Modifier[]): Promise<void> {
+    if (this.conn.failure) return;
+    let mask = this.mods;
+    for (const name of [...mods].reverse()) {
+      const m = MODIFIER_KEYS[name];
+      if (!this.pressed.has(m.code)) continue;
+      this.sendKey(m.code, false);
+      mask &= ~m.mask;
+      this.sendMods(mask);
+    }
+    await this.conn.roundtrip();
+  }
+
   /** Release every pressed key and clear modifiers without waiting (signal-handler safe). */
   releaseAllNoWait(): void {
     if (this.conn.failure) return;

@@ -206,7 +206,7 @@ export class WaylandInput implements Input {
     });
   }
 
-  click(button: PointerButton, count: 1 | 2, signal?: AbortSignal): Promise<void> {
+  click(button: PointerButton, count: 1 | 2 | 3, signal?: AbortSignal): Promise<void> {
     return this.exclusive(async () => {
       throwIfAborted(signal);
       const p = await this.pointerDevice(signal);
@@ -222,6 +222,24 @@ export class WaylandInput implements Input {
         } finally {
           await this.releaseButton(p, button);
         }
+      }
+    });
+  }
+
+  holdModifiers(modifiers: KeyCombo['modifiers'], during: () => Promise<void>, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(async () => {
+      throwIfAborted(signal);
+      if (!modifiers.length) return during();
+      const kb = await this.keyboardPath(signal);
+      if (!(kb instanceof WireKeyboard)) {
+        throw new UnsupportedError('the wtype keyboard', 'holding modifiers during a click', 'wtype presses and releases its keys within one process, so a key cannot stay down while the pointer clicks',
+          'Use the in-process keyboard (keyboard: "auto" or "wire", with the optional dependency koffi installed).');
+      }
+      try {
+        await kb.pressModifiers(modifiers, signal);
+        await raceAbort(during(), signal);
+      } finally {
+        await kb.releaseModifiers(modifiers);
       }
     });
   }
