@@ -1,4 +1,5 @@
-import { createMcpServer, serveStdio, type McpSession } from '@hypruse/core/mcp';
+import type { McpSession } from '@hypruse/core/mcp';
+import { serverIdentity, startStdioFront } from '@hypruse/core/mcp/front';
 import { loadConfig, type LoadedConfig } from '@hypruse/core/config';
 import type { ChordRegistration } from '@hypruse/core';
 import { VERSION } from '../version.js';
@@ -65,6 +66,9 @@ export const serveCommand: Command = {
   summary: 'run the MCP server on stdio (the default with no arguments)',
   usage: 'hypruse [serve]',
   async run() {
+    // stdin is read from now on, and `initialize` is answered by the front as soon as the
+    // configuration is known: the SDK, zod's schemas and the tools load after the reply
+    const front = startStdioFront();
     // a bad config file or variable still refuses to start (exit 2), before anything is served
     let loaded: LoadedConfig;
     try {
@@ -75,14 +79,11 @@ export const serveCommand: Command = {
       return 2;
     }
     installShutdown();
-    const server = await createMcpServer({
-      name: 'hypruse',
-      version: VERSION,
-      config: loaded.config,
-      compositor: null,
-      session: lazySession(loaded),
-    });
-    await serveStdio(server);
+    const identity = { name: 'hypruse', version: VERSION, config: loaded.config, compositor: null };
+    await front.answerInitialize(serverIdentity({ ...identity, wmName: null }));
+    const { createMcpServer, serveStdio } = await import('@hypruse/core/mcp');
+    const server = await createMcpServer({ ...identity, session: lazySession(loaded) });
+    await serveStdio(server, front.streams());
     await shutdown();
     return 0;
   },

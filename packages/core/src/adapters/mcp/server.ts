@@ -7,7 +7,7 @@ import type { HypruseConfig } from '../../config/schema.js';
 import { HypruseError, toHypruseError } from '../../errors.js';
 import { outputJsonSchema, outputMismatch } from '../output-schema.js';
 import { errorText, resultJson } from '../render.js';
-import { serverInstructions } from '../instructions.js';
+import { serverIdentity } from './front.js';
 
 /** What the handlers need from a session. */
 export interface McpSession {
@@ -81,18 +81,14 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
     return building;
   };
   const wm = opts.pipeline?.registry.find('hypr');
-  const server = new Server(
-    { name: opts.name, version: opts.version },
-    {
-      capabilities: { tools: { listChanged: false }, logging: {} },
-      instructions: serverInstructions({
-        readonly: config.readonly,
-        dryRun: config.dryRun,
-        wmName: opts.pipeline ? (wm ? opts.pipeline.registry.nameOf(wm) : 'wm') : null,
-        compositor: opts.compositor,
-      }),
-    },
-  );
+  const identity = serverIdentity({
+    name: opts.name,
+    version: opts.version,
+    config,
+    wmName: opts.pipeline ? (wm ? opts.pipeline.registry.nameOf(wm) : 'wm') : null,
+    compositor: opts.compositor,
+  });
+  const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const { pipeline, config } = await ready();
@@ -160,14 +156,20 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
   return server;
 }
 
-/** Serve over stdio until stdin closes. Resolves when the transport closes. */
-export async function serveStdio(server: Server): Promise<void> {
+/**
+ * Serve over stdio until stdin closes. `streams` replace process.stdin/stdout (the stdio front's,
+ * which replay what it read before the SDK loaded).
+ */
+export async function serveStdio(server: Server, streams?: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream }): Promise<void> {
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  const transport = new StdioServerTransport();
+  const transport = streams
+    ? new StdioServerTransport(streams.stdin as import('node:stream').Readable, streams.stdout as import('node:stream').Writable)
+    : new StdioServerTransport();
+  const input = streams?.stdin ?? process.stdin;
   await new Promise<void>((resolve, reject) => {
     transport.onclose = () => resolve();
     server.onclose = () => resolve();
     server.connect(transport).catch(reject);
-    process.stdin.on('end', () => resolve());
+    input.on('end', () => resolve());
   });
 }
