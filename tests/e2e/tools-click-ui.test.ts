@@ -145,4 +145,28 @@ describe.skipIf(!desk)('click_ui and marks on the real desktop', () => {
     expect(c.stdout).toMatch(new RegExp(`^clicked mark ${ok.mark} \\(push button 'OK'\\)`));
     expect(await zenityAnswer(app)).toBe('clicked by mark\n');
   }, 60000);
+
+  it('an id from ui in one CLI process clicks the same control from another; the label names the field', async () => {
+    const app = await launchFixture('zenity-entry', { workspace: '3' });
+    const addr = String(app.conId);
+    const list = await cli(['ui', '--window', addr, '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    const els = JSON.parse(list.stdout).result.elements as Array<El & { id: number }>;
+    const ok = els.find((e) => e.role === 'push button' && e.name === 'OK')!;
+    expect(ok.id).toBeGreaterThan(0);
+    // zenity's entry has no accessible name; the label above it ("Name?") names it
+    const field = els.find((e) => e.role === 'text')!;
+    expect(field.name).toBe('Name?');
+    expect(els.filter((e) => e.role === 'label' && e.name === 'Name?')).toEqual([]);
+    expect(new Set(els.map((e) => e.id)).size).toBe(els.length);
+    expect((await cli(['keyboard', 'type', 'clicked by id', '--window', addr])).code).toBe(0);
+    const c = await cli(['click_ui', '--id', String(ok.id)]);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout).toMatch(/^clicked push button 'OK' at \(\d+, \d+\) in zenity/);
+    expect(await zenityAnswer(app)).toBe('clicked by id\n');
+    expect((await swayNodes()).some((n) => n.id === app.conId)).toBe(false);
+    // the window is gone: its ids are too
+    const gone = await cli(['click_ui', '--id', String(ok.id)]);
+    expect(gone.code).toBe(4);
+  }, 60000);
 });

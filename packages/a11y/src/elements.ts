@@ -51,6 +51,7 @@ export function toElement(node: RawNode): A11yElement {
     extents: node.extents ?? { x: 0, y: 0, width: 0, height: 0 },
     actions: node.actions,
     clickable: usable && (hasClickAction(node) || isActionable(node)),
+    actionable: isActionable(node),
     depth: node.depth,
   };
   if (node.password || node.roleId === Role.PASSWORD_TEXT) {

@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   'not_found.element': 'No accessibility element matched.',
   'not_found.ambiguous': 'Several elements matched; candidates are returned, nothing was clicked.',
   'not_found.tree': 'The application exposes no accessibility tree.',
+  'not_found.stale_id': 'An element id no longer names the element it was given to (gone, or another role or name now); the current candidates are returned, nothing was done.',
   'not_found.mark': 'No such mark; call marks first.',
   'not_found.bind': 'No key binding with that combination.',
   'not_found.timeout': 'wait_for timed out before the event happened.',

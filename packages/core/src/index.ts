@@ -22,6 +22,8 @@ export { presenceError } from './contracts/presence.js';
 export type { HyprusePlugin, PluginContext } from './contracts/plugin.js';
 export { PLUGIN_API_VERSION, definePlugin } from './contracts/plugin.js';
 export { Tokens } from './tokens.js';
+export { normalizeName, normalizeRole, nameContains, matchNames, matchByName, nameSimilarity, closestNames } from './names.js';
+export type { NameMatchKind } from './names.js';
 export type { Token } from './tokens.js';
 export type { Logger } from './logger.js';
 export { stderrLogger } from './logger.js';

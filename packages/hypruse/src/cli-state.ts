@@ -8,7 +8,8 @@ import { runtimeDir, type SessionState } from '@hypruse/core';
  * calls (windows hypruse launched, the strict seat baseline, observed window
  * geometry) is kept in the runtime dir, keyed by compositor instance, so
  * `HYPRUSE_CONFINE=launched` and `HYPRUSE_STRICT` mean the same in the shell
- * as in one MCP session.
+ * as in one MCP session. Element ids from `ui` are kept too, so
+ * `click_ui --id 12` names the same element in a later verb.
  */
 interface Stored {
   v: 1;
@@ -18,6 +19,8 @@ interface Stored {
   cursor: { x: number; y: number } | null;
   /** The last screenshot's pixel transform (pointer image_x/image_y). */
   shot?: unknown;
+  /** The element id table (tools' common/elements.ts owns its shape). */
+  elements?: unknown;
 }
 
 const MAX_LAUNCHED = 256;
@@ -43,6 +46,7 @@ export function loadCliState(path: string, state: SessionState): void {
   for (const [a, g] of s.observed ?? []) state.observed.set(a, g);
   if (s.cursor) state.bag.set('cursor', s.cursor);
   if (s.shot) state.bag.set('shot', s.shot);
+  if (s.elements && typeof s.elements === 'object') state.bag.set('elements', s.elements);
 }
 
 export function saveCliState(path: string, state: SessionState): void {
@@ -53,6 +57,7 @@ export function saveCliState(path: string, state: SessionState): void {
     observed: [...state.observed.entries()].slice(-MAX_LAUNCHED),
     cursor: (state.bag.get('cursor') as Stored['cursor'] | undefined) ?? null,
     ...(state.bag.has('shot') ? { shot: state.bag.get('shot') } : {}),
+    ...(state.bag.has('elements') ? { elements: state.bag.get('elements') } : {}),
   };
   try {
     mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });

@@ -5,15 +5,16 @@ import {
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, requirePosition, snapshot } from './common/desktop.js';
 import { assertCapturable, captureFrame, deliverFrame, toplevelIdOf } from './common/image.js';
-import { pickByName } from './common/match.js';
+import { elementArgs, markField, matchable, readElements, resolveElement } from './common/elements.js';
+import { matchNames } from './common/match.js';
 import { sleep } from './common/pointer.js';
-import { loadMarks, readUi, saveMarks, uiJson, uiLine, type UiItem } from './common/ui-read.js';
+import { saveMarks, uiJson, uiLine, type UiItem } from './common/ui-read.js';
 import { address, className, imageMetaShape, uiElement } from './common/output.js';
 
 const uiOutput = z.strictObject({ window: address, class: className, truncated: z.boolean(), elements: z.array(uiElement) });
 const marksOutput = z.strictObject({ ...imageMetaShape, legend: z.array(uiElement.extend({ mark: z.number() })), hint: fact(z.string()) });
 const clickUiOutput = z.strictObject({
-  clicked: z.strictObject({ role: fact(z.string()), name: fact(z.string()), x: z.number(), y: z.number(), window: address, mark: z.number().optional() }),
+  clicked: z.strictObject({ id: z.number().optional(), role: fact(z.string()), name: fact(z.string()), x: z.number(), y: z.number(), window: address, mark: z.number().optional() }),
   state: z
     .strictObject({
       states: z.array(fact(z.string())),
@@ -40,18 +41,25 @@ export const uiTool = defineTool({
   output: uiOutput,
   cli: { positional: ['window'] },
   async handle(args, ctx) {
-    const r = await readUi(ctx, args.window, args.name, args.actionable);
+    const r = await readElements(ctx, args.window);
+    const items = listed(r.items, args.name, args.actionable);
     const more = r.truncated ? ' (stopped after a large tree; try a name filter)' : '';
-    if (!r.items.length) {
+    if (!items.length) {
       throw new NotFoundError('not_found.element', `${args.name ? `no matching '${args.name}' elements` : 'no actionable elements'} in ${r.window.class}${more}`, {
         hint: args.name ? 'try a shorter name, or ui without a filter' : 'use screenshot + zoom instead',
       });
     }
-    const res = result(`${r.items.length} control(s) in ${r.window.class} "${r.window.title}" (${r.window.address})${more}`);
-    for (const i of r.items) res.text(uiLine(i));
-    return res.data({ window: r.window.address, class: r.window.class, truncated: r.truncated, elements: r.items.map(uiJson) }).build();
+    const res = result(`${items.length} control(s) in ${r.window.class} "${r.window.title}" (${r.window.address})${more}`);
+    for (const i of items) res.text(uiLine(i, i.id));
+    return res.data({ window: r.window.address, class: r.window.class, truncated: r.truncated, elements: items.map(uiJson) }).build();
   },
 });
+
+/** The elements `ui` lists: controls (or, with actionable=false, everything with a box), labels that name a field folded into it, filtered by name. */
+function listed(items: UiItem[], name: string, actionableOnly: boolean): UiItem[] {
+  const pool = matchable(items, actionableOnly);
+  return name.trim() ? pool.filter((i) => matchNames([i], name).pool.length > 0) : pool;
+}
 
 export const marksTool = defineTool({
   name: 'marks',
@@ -63,7 +71,8 @@ export const marksTool = defineTool({
   output: marksOutput,
   cli: { positional: ['window'] },
   async handle(args, ctx) {
-    const r = await readUi(ctx, args.window, args.name, true);
+    const read = await readElements(ctx, args.window);
+    const r = { ...read, items: listed(read.items, args.name, true) };
     if (!r.items.length) throw new NotFoundError('not_found.element', `no actionable elements in ${r.window.class}`, { hint: 'use screenshot + zoom instead' });
     const w = r.window;
     assertCapturable(ctx, w);
@@ -99,6 +108,7 @@ interface Target {
   name: string;
   label: string;
   item?: UiItem;
+  id?: number;
   mark?: number;
 }
 
@@ -144,30 +154,9 @@ async function windowClosed(sub: EventSubscription, window: string, ms: number, 
 /** The target resolved by intent(), keyed by the call's parsed arguments (the same object reaches handle()). */
 const resolved = new WeakMap<object, Target>();
 
-async function resolveTarget(args: { name: string; mark: number; window: string; index: number }, ctx: ToolContext): Promise<Target> {
-  if ((args.name ? 1 : 0) + (args.mark ? 1 : 0) !== 1) throw new UsageError('pass exactly one of name or mark');
-  if (args.mark) {
-    const m = await loadMarks(ctx);
-    if (!m) throw new NotFoundError('not_found.mark', 'no marks yet; call marks first');
-    const it = m.items[String(args.mark)];
-    if (!it) throw new NotFoundError('not_found.mark', `no mark ${args.mark}; marks are ${Object.keys(m.items).join(', ')} (call marks again if the window changed)`);
-    const d = await snapshot(ctx);
-    const w = requirePosition(d, findWindow(d, m.window), 'clicking a mark');
-    return { window: w.address, cls: w.class, x: w.geometry.x + it.dx, y: w.geometry.y + it.dy, role: it.role, name: it.name, label: `mark ${args.mark} (${it.label})`, mark: args.mark };
-  }
-  const r = await readUi(ctx, args.window, '', true);
-  const { pool } = pickByName(r.items, args.name);
-  if (!pool.length) throw new NotFoundError('not_found.element', `no control named '${args.name}' in ${r.window.class}`, { hint: 'call ui to see the names' });
-  let pick: UiItem;
-  if (args.index >= 0) {
-    if (args.index >= pool.length) throw new UsageError(`index ${args.index} is out of range: ${pool.length} candidate(s)`);
-    pick = pool[args.index];
-  } else if (pool.length > 1) {
-    throw new NotFoundError('not_found.ambiguous', `'${args.name}' is ambiguous (${pool.length} candidates); call again with index=N (0-based) or a more specific name`, {
-      data: { candidates: pool.map((c, i) => ({ index: i, ...uiJson(c) })) },
-    });
-  } else pick = pool[0];
-  return { window: r.window.address, cls: r.window.class, x: pick.x, y: pick.y, role: pick.role, name: pick.name, label: `${pick.role} '${pick.name}'`, item: pick };
+async function resolveTarget(args: { id: number; name: string; mark: number; role: string; window: string; index: number }, ctx: ToolContext): Promise<Target> {
+  const e = await resolveElement(ctx, args, { purpose: 'clicking' });
+  return { window: e.window.address, cls: e.window.class, x: e.x, y: e.y, role: e.role, name: e.name, label: e.by === 'mark' ? e.label : `${e.role} '${e.name}'`, item: e.item, id: e.id, ...(e.mark ? { mark: e.mark } : {}) };
 }
 
 export const clickUiTool = defineTool({
@@ -175,13 +164,11 @@ export const clickUiTool = defineTool({
   title: 'Click a control by name',
   effect: 'destructive',
   description:
-    "Click a control by its accessible name (exact before substring; case, accents and whitespace ignored) or by the number from marks, through the real pointer. An ambiguous name returns the candidates and clicks nothing: call again with index. Reports the control's new state.",
+    "Click a control by its id from ui, by its accessible name (exact, else contained, else all words; case, accents and whitespace ignored; role= narrows) or by the number from marks, through the real pointer. An id is checked to still be the same control first. An ambiguous name returns the candidates with ids and clicks nothing. Reports the control's new state.",
   input: z
     .object({
-      name: fact(z.string().max(200)).default('').describe('Accessible name of the control (from ui).'),
-      mark: z.number().int().min(0).max(10000).default(0).describe('Mark number from marks (0 = unset).'),
-      window: windowField,
-      index: z.number().int().min(-1).max(1000).default(-1).describe('Pick this candidate (0-based) when the name is ambiguous.'),
+      ...elementArgs,
+      mark: markField,
       button: z.enum(['left', 'right', 'middle']).default('left'),
       double: z.boolean().default(false),
       then: thenField,
@@ -202,7 +189,7 @@ export const clickUiTool = defineTool({
     // a control without a state to watch (a push button) may close its window: listen from before the click
     const closeWatch = t.item && !watchesState(t.item) && comp.capabilities.has('events') ? await comp.subscribe().catch(() => null) : null;
     let state = '';
-    const data: Record<string, unknown> = { clicked: { role: t.role, name: t.name, x: t.x, y: t.y, window: t.window, ...(t.mark ? { mark: t.mark } : {}) } };
+    const data: Record<string, unknown> = { clicked: { ...(t.id ? { id: t.id } : {}), role: t.role, name: t.name, x: t.x, y: t.y, window: t.window, ...(t.mark ? { mark: t.mark } : {}) } };
     try {
       // the compositor answers once the focus is done: no fixed wait before the click
       await comp.focusWindow(t.window);

@@ -20,6 +20,8 @@ export interface A11yElement {
   extents: Rect;
   actions: string[];
   clickable: boolean;
+  /** A control an agent acts on (a control role, an editable text, or a non-container with a click-like action), sensitive or not. */
+  actionable?: boolean;
   value?: A11yValue;
   checked?: boolean;
   password?: boolean;

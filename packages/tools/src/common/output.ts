@@ -36,6 +36,11 @@ export const imageMeta = z.strictObject(imageMetaShape);
 
 /** One control as ui lists it (uiJson). */
 export const uiElement = z.strictObject({
+  id: z.number().int().optional(),
+  /** id of the nearest listed ancestor */
+  parent: z.number().int().optional(),
+  /** id of the label whose text names this field */
+  labelled_by: z.number().int().optional(),
   role: fact(z.string()),
   name: z.string(),
   x: z.number(),

@@ -8,6 +8,12 @@ import { compositorOf, findWindow, requirePosition, snapshot } from './desktop.j
 import { normalizeName } from './match.js';
 
 export interface UiItem {
+  /** Element id ([12] in ui), 0 until ids are assigned (common/elements.ts). */
+  id: number;
+  /** id of the nearest listed ancestor (0: none), set with the ids. */
+  parent?: number;
+  /** id of the label whose text became this field's name. */
+  labelledBy?: number;
   role: string;
   name: string;
   x: number;
@@ -21,6 +27,9 @@ export interface UiItem {
   /** internal: handle for refresh */
   ref: A11yElement['ref'];
   extents: A11yElement['extents'];
+  depth: number;
+  actionable: boolean;
+  states: string[];
 }
 
 export interface UiRead {
@@ -67,7 +76,9 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
     const x = g.x + e.x + Math.floor(e.width / 2);
     const y = g.y + e.y + Math.floor(e.height / 2);
     if (!contains(g, { x, y })) continue;
-    const item: UiItem = { role: el.role, name: el.name, x, y, clickable: el.clickable, ref: el.ref, extents: el.extents };
+    const item: UiItem = {
+      id: 0, role: el.role, name: el.name, x, y, clickable: el.clickable, ref: el.ref, extents: el.extents, depth: el.depth, actionable: el.actionable ?? el.clickable, states: el.states,
+    };
     if (el.password) item.password = true;
     else if (el.value?.text !== undefined) item.value = el.value.text;
     else if (el.value?.current !== undefined) {
@@ -95,8 +106,8 @@ export function uiLine(i: UiItem, n?: number): string {
 }
 
 export function uiJson(i: UiItem): Record<string, unknown> {
-  const { ref: _ref, extents: _e, ...rest } = i;
-  return rest;
+  const { ref: _ref, extents: _e, depth: _d, actionable: _a, states: _s, id, parent, labelledBy, ...rest } = i;
+  return { ...(id ? { id } : {}), ...(parent ? { parent } : {}), ...(labelledBy ? { labelled_by: labelledBy } : {}), ...rest };
 }
 
 /** Marks are kept per compositor instance in the runtime dir, so `click_ui --mark N` works from a later CLI process. */
