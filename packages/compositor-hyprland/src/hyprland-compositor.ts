@@ -1,6 +1,6 @@
 import {
   HypruseError, LaunchMatcher, awaitLaunchedWindow, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
-  wrapLaunchCommand, type Bind, type ChordRegistration, type KeyCombo, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type EventSubscription,
+  wrapLaunchCommand, type Bind, type ChordRegistration, type KeyCombo, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type DesktopEvent, type EventSubscription,
   type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type Window, closeAndConfirm, listenForChord } from '@hypruse/core';
 import { HyprlandDispatcher } from './dispatch/dispatcher.js';
 import type { Dialect } from './dispatch/dialect.js';
@@ -10,7 +10,7 @@ import { HyprlandRequestClient } from './ipc/request-client.js';
 import type { HyprlandSockets } from './ipc/socket-paths.js';
 import { mapBinds } from './model/binds.js';
 import { STOP_CHORD_EVENT, hyprChordCombo, hyprChordRequests, sameHyprCombo } from './model/chord.js';
-import { SNAPSHOT_QUERIES, fullscreenMode, mapDesktop, normalizeAddress, rawSnapshotFromBatch } from './model/map-desktop.js';
+import { SNAPSHOT_QUERIES, fullscreenChanges, fullscreenMode, fullscreenModes, mapDesktop, normalizeAddress, rawSnapshotFromBatch, type FullscreenMode } from './model/map-desktop.js';
 import type { RawBind, RawClient, RawMonitor } from './model/raw-types.js';
 
 export interface HyprlandCompositorOptions {
@@ -73,7 +73,7 @@ export class HyprlandCompositor implements Compositor {
   constructor(readonly options: HyprlandCompositorOptions) {
     this.client = new HyprlandRequestClient(options.sockets.request, options.requestTimeoutMs ?? 5000);
     this.dispatcher = new HyprlandDispatcher(this.client);
-    this.reader = new HyprlandEventReader(options.sockets.events);
+    this.reader = new HyprlandEventReader(options.sockets.events, { resolveFullscreen: (raw) => this.resolveFullscreen(raw.data) });
     this.inspector = options.inspector ?? procfsTable;
     this.knownVersion = options.version ?? null;
     const caps = new Set<CompositorCapability>(ALL_CAPS);
@@ -117,8 +117,34 @@ export class HyprlandCompositor implements Compositor {
     return mapDesktop(rawSnapshotFromBatch(values));
   }
 
-  subscribe(): Promise<EventSubscription> {
-    return this.reader.subscribe();
+  async subscribe(): Promise<EventSubscription> {
+    const sub = await this.reader.subscribe();
+    // the fullscreen modes a later `fullscreen>>` event is told apart against (read once)
+    await this.seedFullscreenModes();
+    return sub;
+  }
+
+  private fsModes: Map<string, FullscreenMode> | null = null;
+  private fsSeed: Promise<void> | null = null;
+  private seedFullscreenModes(): Promise<void> {
+    this.fsSeed ??= this.clients().then(
+      (cs) => {
+        this.fsModes ??= fullscreenModes(cs);
+      },
+      () => {
+        this.fsSeed = null;
+      },
+    );
+    return this.fsSeed;
+  }
+
+  /** A `fullscreen>>0|1` event (no window named, and also sent for maximize) as what changed in the clients' modes. */
+  private async resolveFullscreen(data: string): Promise<DesktopEvent[]> {
+    await this.seedFullscreenModes();
+    const before = this.fsModes;
+    const now = fullscreenModes(await this.clients());
+    this.fsModes = now;
+    return before ? fullscreenChanges(before, now, data) : [{ type: 'other', name: 'fullscreen', data }];
   }
 
   private async clients(signal?: AbortSignal): Promise<RawClient[]> {
@@ -227,9 +253,12 @@ export class HyprlandCompositor implements Compositor {
     const { addr, now } = await this.target(address);
     const before = fullscreenMode(now.fullscreen);
     await this.dispatcher.dispatch({ op: 'fullscreen', window: address === null ? null : addr });
-    // `fullscreen>>1` is also sent for maximize, so the state is read back, not the event trusted
+    // `fullscreen>>1` is also sent for maximize, so the state is read back, not the event trusted;
+    // a maximized window is not fullscreen: toggling it must end in fullscreen
     const mode = (s: { clients: RawClient[] }) => fullscreenMode(s.clients.find((c) => normalizeAddress(c.address as string) === addr)?.fullscreen);
-    await this.verify(`toggling fullscreen on ${addr}`, (s) => mode(s) !== before, () => `${addr} is still ${before === 'none' ? 'not fullscreen' : before}`);
+    const want = before === 'fullscreen' ? (m: FullscreenMode) => m !== 'fullscreen' : (m: FullscreenMode) => m === 'fullscreen';
+    const said = { none: 'not fullscreen', maximized: 'maximized, not fullscreen', fullscreen: 'still fullscreen' } as const;
+    await this.verify(`toggling fullscreen on ${addr}`, (s) => want(mode(s)), (s) => `${addr} is ${said[mode(s)]}`);
   }
 
   async toggleFloating(address: string | null): Promise<void> {

@@ -106,6 +106,31 @@ describe('state-changing actions are checked against the state read back over IP
   });
 });
 
+describe('`fullscreen>>1` is also sent for maximize: events and state tell the two apart', () => {
+  it.each([['0.56', 'hyprlang'], ['main', 'lua']] as const)('%s (%s)', async (version, provider) => {
+    const { sim, comp } = await setup({ version, configProvider: provider });
+    const a = sim.openWindow({ class: 'foot' });
+    sim.openWindow({ class: 'gedit' });
+    const sub = (await comp.subscribe()) as Awaited<ReturnType<HyprlandCompositor['subscribe']>> & { raw: Array<{ name: string; data: string }> };
+    const modeEvent = (e: DesktopEvent) => e.type === 'fullscreen' || (e.type === 'other' && ['maximize', 'fullscreen'].includes(e.name));
+    // the user maximizes the window: Hyprland says `fullscreen>>1`, which is not fullscreen
+    sim.setFullscreenMode(a.address, 1);
+    expect(await nextOfType(sub, modeEvent)).toEqual({ type: 'other', name: 'maximize', data: `${a.address.slice(2)},1` });
+    expect(sub.raw.filter((r) => r.name === 'fullscreen')).toEqual([{ name: 'fullscreen', data: '1' }]);
+    const w = (await comp.snapshot()).windows.find((x) => x.address === a.address)!;
+    expect([w.fullscreen, w.extra?.maximized]).toEqual([false, true]);
+    // toggling fullscreen on a maximized window must end in fullscreen, and the event names the window
+    await comp.toggleFullscreen(a.address);
+    expect(sim.windows.find((x) => x.address === a.address)?.fullscreen).toBe(2);
+    const evs = [await nextOfType(sub, modeEvent), await nextOfType(sub, modeEvent)];
+    expect(evs).toEqual([{ type: 'fullscreen', address: a.address, fullscreen: true }, { type: 'other', name: 'maximize', data: `${a.address.slice(2)},0` }]);
+    await comp.toggleFullscreen(a.address);
+    expect(await nextOfType(sub, modeEvent)).toEqual({ type: 'fullscreen', address: a.address, fullscreen: false });
+    expect(sim.windows.find((x) => x.address === a.address)?.fullscreen).toBe(0);
+    sub.close();
+  });
+});
+
 describe('dialect switching', () => {
   it('re-probes once when a legacy dispatch gets the Lua syntax-error note, then speaks Lua', async () => {
     const { sim, comp } = await setup({ version: '0.56', configProvider: 'hyprlang' });

@@ -340,7 +340,7 @@ export class HyprlandSimulator {
     const wins = this.windows.filter((c) => c.workspace === w.id && c.mapped);
     const mon = this.monitors.find((m) => m.name === w.monitor);
     const last = [...wins].sort((a, b) => a.focusHistoryID - b.focusHistoryID)[0] ?? null;
-    return serializeWorkspace(this.profile.version, w, mon ? mon.id : null, wins.length, wins.some((c) => c.fullscreen >= 2), last);
+    return serializeWorkspace(this.profile.version, w, mon ? mon.id : null, wins.length, wins.some((c) => c.fullscreen !== 0), last);
   }
 
   private serializeClient(c: SimWindow): Record<string, unknown> {
@@ -425,7 +425,9 @@ export class HyprlandSimulator {
         rec({ mode: rest });
         const w = this.active();
         if (!w) return 'ok';
-        this.setFullscreen(w, w.fullscreen >= 2 ? 0 : 2);
+        // `fullscreen 1` toggles maximize (mode 1), `fullscreen` / `fullscreen 0` fullscreen (mode 2)
+        const want = rest.trim() === '1' ? 1 : 2;
+        this.setFullscreen(w, w.fullscreen === want ? 0 : want);
         return 'ok';
       }
       case 'movecursor': {
@@ -608,7 +610,8 @@ export class HyprlandSimulator {
         rec('window.fullscreen', { mode: str(fields.mode), action: str(fields.action), window: str(fields.window) });
         const w = windowOf();
         if (!w) return 'No such window found';
-        this.setFullscreen(w, w.fullscreen >= 2 ? 0 : 2);
+        const want = str(fields.mode) === 'maximized' ? 1 : 2;
+        this.setFullscreen(w, w.fullscreen === want ? 0 : want);
         return 'ok';
       }
       case 'hl.dsp.window.float': {
@@ -772,10 +775,18 @@ export class HyprlandSimulator {
     this.emit('changefloatingmode', `${w.address.slice(2)},${floating ? 1 : 0}`);
   }
 
+  /** The app or the user changes a window's fullscreen mode (0 none, 1 maximized, 2 fullscreen). */
+  setFullscreenMode(address: string, mode: 0 | 1 | 2): void {
+    const w = this.windows.find((x) => x.address === address);
+    if (!w) throw new Error(`no simulated window ${address}`);
+    this.setFullscreen(w, mode);
+  }
+
   private setFullscreen(w: SimWindow, mode: number): void {
     w.fullscreen = mode;
     this.layout(w.workspace);
-    this.emit('fullscreen', mode >= 2 ? '1' : '0');
+    // Hyprland announces every mode but none as `fullscreen>>1`, maximize included, and names no window
+    this.emit('fullscreen', mode !== 0 ? '1' : '0');
   }
 
   private tag(w: SimWindow, op: string, tag: string): void {
@@ -802,6 +813,11 @@ export class HyprlandSimulator {
       c.at = [mon.x + gap + i * (w + gap), mon.y + 30 + gap];
       c.size = [w, lh - 30 - 2 * gap];
     });
+    // maximized: the work area below the simulated 30 px bar, with the gaps; fullscreen: the whole monitor
+    for (const c of this.windows.filter((x) => x.workspace === wsId && x.mapped && x.fullscreen === 1)) {
+      c.at = [mon.x + gap, mon.y + 30 + gap];
+      c.size = [lw - 2 * gap, lh - 30 - 2 * gap];
+    }
     for (const c of this.windows.filter((x) => x.workspace === wsId && x.mapped && x.fullscreen >= 2)) {
       c.at = [mon.x, mon.y];
       c.size = [lw, lh];

@@ -7,10 +7,16 @@ export interface EventReaderOptions {
   connectTimeoutMs?: number;
   /** Give up reconnecting after this many consecutive failures. */
   maxReconnectAttempts?: number;
+  /**
+   * `fullscreen>>0|1` names no window, and Hyprland sends `fullscreen>>1` for a
+   * maximize too: this reads the state and returns what really changed (the
+   * events that replace the raw one). Events after it wait, so the order holds.
+   */
+  resolveFullscreen?: (raw: RawHyprlandEvent) => Promise<DesktopEvent[]>;
 }
 
 type Listener = {
-  onEvent(raw: RawHyprlandEvent, ev: DesktopEvent): void;
+  onEvent(raw: RawHyprlandEvent, evs: DesktopEvent[]): void;
   onResync(reason: string): void;
   onFail(err: HypruseError): void;
 };
@@ -31,6 +37,8 @@ export class HyprlandEventReader {
   private connecting: Promise<void> | null = null;
   private disposed = false;
   private failures = 0;
+  /** Events wait behind a `fullscreen` event while its state is read. */
+  private pending: Promise<void> | null = null;
   /** Number of times the connection dropped and was re-established. */
   reconnects = 0;
 
@@ -104,10 +112,28 @@ export class HyprlandEventReader {
       this.buffer = this.buffer.slice(nl + 1);
       const raw = parseEventLine(line);
       if (!raw) continue;
-      const ev = toDesktopEvent(raw);
-      for (const l of this.listeners) l.onEvent(raw, ev);
+      const resolve = raw.name === 'fullscreen' ? this.opts.resolveFullscreen : undefined;
+      if (!resolve && !this.pending) {
+        this.fanOut(raw, [toDesktopEvent(raw)]);
+        continue;
+      }
+      const prior = this.pending ?? Promise.resolve();
+      const p: Promise<void> = prior
+        .then(async () => {
+          // an unreadable state gives the raw event as `other`: it is not claimed to be fullscreen
+          const evs = resolve ? await resolve(raw).catch((): DesktopEvent[] => [{ type: 'other', name: raw.name, data: raw.data }]) : [toDesktopEvent(raw)];
+          this.fanOut(raw, evs);
+        })
+        .finally(() => {
+          if (this.pending === p) this.pending = null;
+        });
+      this.pending = p;
     }
     if (this.buffer.length > MAX_LINE) this.buffer = '';
+  }
+
+  private fanOut(raw: RawHyprlandEvent, evs: DesktopEvent[]): void {
+    for (const l of this.listeners) l.onEvent(raw, evs);
   }
 
   private onDropped(sock: Socket): void {
@@ -170,10 +196,10 @@ class ReaderSubscription extends EventQueue {
   constructor(private readonly listeners: Set<Listener>) {
     super(() => listeners.delete(this.listener), 10000);
     this.listener = {
-      onEvent: (raw, ev) => {
+      onEvent: (raw, evs) => {
         this.raw.push(raw);
         if (this.raw.length > 1024) this.raw.shift();
-        this.push(ev);
+        for (const ev of evs) this.push(ev);
       },
       onResync: (reason) => this.push({ type: 'resync', reason }),
       onFail: (err) => {

@@ -1,4 +1,4 @@
-import type { Cursor, Desktop, Monitor, Window, Workspace } from '@hypruse/core';
+import type { Cursor, Desktop, DesktopEvent, Monitor, Window, Workspace } from '@hypruse/core';
 import { mapLayers } from './layers.js';
 import type { RawClient, RawCursor, RawLayers, RawMonitor, RawWorkspace } from './raw-types.js';
 
@@ -68,6 +68,32 @@ export function fullscreenMode(v: unknown): 'none' | 'maximized' | 'fullscreen' 
     if (v === 1) return 'maximized';
   }
   return 'none';
+}
+
+export type FullscreenMode = ReturnType<typeof fullscreenMode>;
+
+/** Each mapped client's fullscreen mode, by normalized address. */
+export function fullscreenModes(clients: RawClient[]): Map<string, FullscreenMode> {
+  const m = new Map<string, FullscreenMode>();
+  for (const c of clients) if (c.mapped !== false && typeof c.address === 'string') m.set(normalizeAddress(c.address), fullscreenMode(c.fullscreen));
+  return m;
+}
+
+/**
+ * What a `fullscreen>>0|1` event was, from the modes before and after it: a
+ * typed `fullscreen` event (with the window) where a window entered or left
+ * fullscreen, and `other` `maximize` (`ADDR,0|1`) where it was a maximize,
+ * which Hyprland also announces as `fullscreen>>1`. A window that closed
+ * meanwhile has no change; nothing found gives the raw event as `other`.
+ */
+export function fullscreenChanges(before: Map<string, FullscreenMode>, after: Map<string, FullscreenMode>, data: string): DesktopEvent[] {
+  const out: DesktopEvent[] = [];
+  for (const [address, a] of after) {
+    const b = before.get(address) ?? 'none';
+    if ((b === 'fullscreen') !== (a === 'fullscreen')) out.push({ type: 'fullscreen', address, fullscreen: a === 'fullscreen' });
+    if ((b === 'maximized') !== (a === 'maximized')) out.push({ type: 'other', name: 'maximize', data: `${address.slice(2)},${a === 'maximized' ? 1 : 0}` });
+  }
+  return out.length ? out : [{ type: 'other', name: 'fullscreen', data }];
 }
 
 export function normalizeAddress(a: string): string {
