@@ -4,15 +4,15 @@
 // real instance through a directory of its own whose request socket is the
 // real one and whose event socket is a transparent proxy, so the suite can
 // drop the event connection from the server side. Windows are real foot
-// terminals started outside hypruse.
+// terminals started outside hypruse (support/contract-env.ts).
 import { mkdtempSync, rmSync, symlinkSync, mkdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HyprlandCompositorFactory } from '@hypruse/compositor-hyprland';
-import { slowLaunchCommand } from '../support/slow-launch.js';
 import type { ContractEnv, ContractTarget } from '../target.js';
+import { realContractEnv } from '../../real/support/contract-env.js';
 import { UnixProxy } from '../../real/support/socket-proxy.js';
-import { moveWindowIndependently, realCompositor, scaled, startApp, until, windowOfPid } from '../../real/support/session.js';
+import { realCompositor } from '../../real/support/session.js';
 
 export const target: ContractTarget = {
   id: 'real-hyprland-0.57',
@@ -39,41 +39,15 @@ export const target: ContractTarget = {
       env: { HYPRLAND_INSTANCE_SIGNATURE: sig, XDG_RUNTIME_DIR: fakeRun, WAYLAND_DISPLAY: process.env.WAYLAND_DISPLAY ?? '' },
       runtimeDir: fakeRun,
     });
-    const apps = new Set<number>();
-    return {
-      compositor,
-      async spawnWindow(opts) {
-        const args = ['-a', opts.appId ?? 'hypruse.contract', '-T', opts.title ?? 'contract window'];
-        // the terminal names its window from the program inside (OSC 2), like an app titling its window late
-        if (opts.lateTitle) args.push('sh', '-c', 'sleep 0.8; printf "\\033]2;%s\\007" "$0"; exec sleep 3600', opts.lateTitle);
-        const app = startApp('foot', args);
-        const pid = app.pid!;
-        apps.add(pid);
-        const w = await until(`foot (pid ${pid}) mapped in hyprctl clients`, () => windowOfPid('hyprland', pid), scaled(15000));
-        if (opts.workspace && w.workspace !== opts.workspace) {
-          await moveWindowIndependently('hyprland', w.address, opts.workspace);
-          await until(`${w.address} on workspace ${opts.workspace}`, async () => (await windowOfPid('hyprland', pid))?.workspace === opts.workspace, scaled(5000));
-        }
-        return { pid, address: w.address };
-      },
-      launchCommand: "foot -a hypruse.contract.launch -T 'contract launch'",
-      slowLaunchCommand: slowLaunchCommand('exec foot -a "$APP" -T "$TITLE"'),
+    return realContractEnv('hyprland', compositor, {
       spareWorkspace: '3',
       dropEvents: async () => {
         if (proxy.drop() === 0) throw new Error('real Hyprland target: there was no event connection to drop');
       },
-      async stop() {
-        await compositor.dispose();
-        for (const pid of apps) {
-          try {
-            process.kill(pid, 'SIGTERM');
-          } catch {
-            /* gone */
-          }
-        }
+      cleanup: async () => {
         await proxy.close();
         rmSync(fakeRun, { recursive: true, force: true });
       },
-    };
+    });
   },
 };
