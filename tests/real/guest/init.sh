@@ -45,4 +45,5 @@ if [ -f /job/plan.sh ]; then
 else
   echo "hypruse-guest: no /job/plan.sh"
 fi
+dmesg >"$OUT/dmesg.txt" 2>&1
 echo "hypruse-guest: done (uptime $(cut -d' ' -f1 /proc/uptime) s)"

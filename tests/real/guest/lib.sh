@@ -45,6 +45,8 @@ guest_system_up() {
   udevadm trigger --action=add >/dev/null 2>&1
   udevadm settle --timeout=120
   ls -l /dev/dri 2>&1 | sed 's/^/hypruse-guest: dri: /'
+  # DRM uevents (hotplug/change) with their time, to tell what makes a compositor re-modeset an output
+  udevadm monitor --kernel --property --subsystem-match=drm >"$OUT/udev-drm.log" 2>&1 &
   seatd -g video >"$OUT/seatd.log" 2>&1 &
   phase guest-system
 }
@@ -99,6 +101,7 @@ hl.config({
   xwayland = { enabled = false },
   input = { kb_layout = "us", follow_mouse = 1 },
 })
+hl.config({ debug = { disable_logs = false } })
 hl.bind("SUPER + Return", hl.dsp.exec_cmd("foot -a hypruse.bind -T 'bind foot'"), { description = "open a terminal" })
 hl.bind("SUPER + Q", hl.dsp.window.close(), { description = "close the focused window" })
 hl.bind("SUPER + 2", hl.dsp.focus({ workspace = 2 }), { description = "go to workspace 2" })
@@ -200,6 +203,8 @@ stop_compositor() {
   [ -n "$COMPOSITOR_PID" ] || return 0
   if [ "$COMPOSITOR" = hyprland ]; then
     cp "$RUNDIR"/hypr/*/hyprland.log "$OUT/hyprland/hyprland.log" 2>/dev/null
+    # a crash report (session_up clears ~/.cache on the next boot)
+    cp "$DESK_HOME"/.cache/hyprland/hyprlandCrashReport*.txt "$OUT/hyprland/" 2>/dev/null
   fi
   # the desktop user's processes except the session buses
   pkill -TERM -u $DESK_UID -x foot 2>/dev/null; pkill -TERM -u $DESK_UID -x zenity 2>/dev/null
