@@ -137,7 +137,8 @@ export function serializeMonitor(v: HyprVersion, m: SimMonitor, wsName: (id: num
     activeWorkspace: workspaceRef(v, m.activeWorkspace, wsName(m.activeWorkspace)),
     specialWorkspace: workspaceRef(v, m.specialWorkspace, m.specialWorkspace ? wsName(m.specialWorkspace) : ''),
     reserved: [0, 0, 0, 0],
-    scale: m.scale,
+    // up to 0.56.1 the scale is printed with two decimals (`{:.2f}`: 4/3 is 1.33); 0.56.2 and later print it whole
+    scale: v === '0.50' || v === '0.54' ? Number(m.scale.toFixed(2)) : m.scale,
     transform: m.transform,
     focused: m.focused,
     dpmsStatus: true,

@@ -346,7 +346,8 @@ export class HyprlandSimulator {
   private serializeClient(c: SimWindow): Record<string, unknown> {
     const ws = this.workspaces.find((w) => w.id === c.workspace);
     const mon = this.monitors.find((m) => m.name === ws?.monitor);
-    return serializeClient(this.profile.version, c, ws?.name ?? String(c.workspace), mon?.id ?? -1, this.isShown(c.workspace) && !c.hidden);
+    // `visible` (0.55+) is "mapped and not fully transparent" (no window here is transparent), not "on a shown workspace"
+    return serializeClient(this.profile.version, c, ws?.name ?? String(c.workspace), mon?.id ?? -1, c.mapped);
   }
 
   private isShown(ws: number): boolean {
