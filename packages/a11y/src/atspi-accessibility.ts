@@ -5,7 +5,7 @@ import {
 import { AtspiBus, isGoneError, isMissingInterfaceError } from './atspi-bus.js';
 import { ATSPI_REGISTRY, ATSPI_ROOT_PATH, IFACE } from './atspi-constants.js';
 import { Deadline, withDeadline } from './deadline.js';
-import { collectElements, isSkeleton, toElement } from './elements.js';
+import { collectElements, isSkeleton, mayBeListed, toElement } from './elements.js';
 import { TreeReader, type NodeRef, type RawNode } from './tree-reader.js';
 import { hasWindowTitled, pickWindow } from './window-matcher.js';
 
@@ -15,6 +15,11 @@ export interface AtspiAccessibilityOptions {
   timeoutMs?: number;
   /** Stop walking a tree after this many objects. Default 4000. */
   maxNodes?: number;
+  /**
+   * How `read` gets a window's tree: `cache` (the default) from the application's
+   * org.a11y.atspi.Cache where it has one, walking where not; `walk` always walks.
+   */
+  reader?: 'cache' | 'walk';
   logger?: Logger;
 }
 
@@ -38,6 +43,7 @@ export class AtspiAccessibility implements Accessibility {
   private readonly reader: TreeReader;
   private readonly baseTimeoutMs: number;
   private readonly maxNodes: number;
+  private readonly useCache: boolean;
   private readonly logger?: Logger;
   /** pid per unique bus name (unique names are never reused while the bus lives). */
   private readonly pids = new Map<string, number | null>();
@@ -50,6 +56,7 @@ export class AtspiAccessibility implements Accessibility {
   constructor(opts: AtspiAccessibilityOptions) {
     this.baseTimeoutMs = opts.timeoutMs ?? 2000;
     this.maxNodes = opts.maxNodes ?? 4000;
+    this.useCache = opts.reader !== 'walk';
     this.logger = opts.logger;
     this.bus = new AtspiBus(opts.env, opts.logger);
     this.reader = new TreeReader(this.bus);
@@ -110,9 +117,30 @@ export class AtspiAccessibility implements Accessibility {
 
     const { app, frame } = found;
     const appLabel = app.name || label;
-    const tree = await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) =>
-      this.reader.readTree(frame.ref, d, { maxNodes: opts.maxNodes ?? this.maxNodes }),
-    );
+    const maxNodes = opts.maxNodes ?? this.maxNodes;
+    const filter = { actionableOnly: opts.actionableOnly, name: opts.name };
+    const tree = await withDeadline(this.timeoutMs, appLabel, opts.signal, async (d) => {
+      if (this.useCache) {
+        try {
+          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter) });
+          if (cached && isSkeleton(cached.root)) {
+            // a skeleton judgement needs every click action: read the details the cached read skipped
+            const rest: RawNode[] = [];
+            const stack = [cached.root];
+            while (stack.length) {
+              const n = stack.pop() as RawNode;
+              if (n.extents === null && n.actions.length === 0) rest.push(n);
+              stack.push(...n.children);
+            }
+            await this.reader.fillDetails(rest, d);
+          }
+          if (cached !== undefined) return cached;
+        } catch (err) {
+          if (d.fired || !isGoneError(err)) throw err;
+        }
+      }
+      return this.reader.readTree(frame.ref, d, { maxNodes });
+    });
     if (!tree) {
       return { status: 'no_tree', reason: `${appLabel} closed its window '${frame.name}' while it was being read. ${FALLBACK_HINT}` };
     }
@@ -237,11 +265,11 @@ export class AtspiAccessibility implements Accessibility {
   }
 
   /** The app root and its top-level windows (name, role, states, extents). */
-  private async appWindows(app: RegisteredApp, d: Deadline): Promise<{ name: string; windows: RawNode[] } | null> {
+  private async appWindows(app: RegisteredApp, d: Deadline): Promise<{ name: string; ref: NodeRef; windows: RawNode[] } | null> {
     const root = await this.reader.readNode(app.ref, 0, d, { children: true, details: false });
     if (!root) return null;
     const windows = await Promise.all(root.childRefs.map((r) => this.reader.readNode(r, 1, d, { details: true })));
-    return { name: root.name, windows: windows.filter((w): w is RawNode => w !== null) };
+    return { name: root.name, ref: app.ref, windows: windows.filter((w): w is RawNode => w !== null) };
   }
 
   private async findWindowInApps(
@@ -249,7 +277,7 @@ export class AtspiAccessibility implements Accessibility {
     window: A11yWindowQuery,
     label: string,
     signal: AbortSignal | undefined,
-  ): Promise<{ app: { name: string }; frame: RawNode } | 'no_windows' | null> {
+  ): Promise<{ app: { name: string; ref: NodeRef }; frame: RawNode } | 'no_windows' | null> {
     const listed = await withDeadline(this.timeoutMs, label, signal, (d) => Promise.all(apps.map((a) => this.appWindows(a, d))));
     const all = listed.flatMap((l) => (l ? l.windows.map((w) => ({ app: l, w })) : []));
     if (all.length === 0) return listed.some((l) => l !== null) ? 'no_windows' : null;
@@ -259,14 +287,14 @@ export class AtspiAccessibility implements Accessibility {
     );
     if (!frame) return null;
     const owner = all.find((x) => x.w === frame);
-    return { app: { name: owner?.app.name ?? '' }, frame };
+    return { app: { name: owner?.app.name ?? '', ref: owner?.app.ref ?? frame.ref }, frame };
   }
 
   private async findWindowByTitle(
     apps: RegisteredApp[],
     window: A11yWindowQuery,
     signal: AbortSignal | undefined,
-  ): Promise<{ app: { name: string }; frame: RawNode } | null> {
+  ): Promise<{ app: { name: string; ref: NodeRef }; frame: RawNode } | null> {
     if (!window.title) return null;
     // Every app under its own ceiling, in parallel; apps that do not answer are skipped.
     const listed = await Promise.allSettled(apps.map((a) => withDeadline(this.timeoutMs, a.ref.bus, signal, (d) => this.appWindows(a, d))));
@@ -275,7 +303,7 @@ export class AtspiAccessibility implements Accessibility {
       if (r.status !== 'fulfilled' || !r.value) continue;
       if (hasWindowTitled(r.value.windows, window.title)) {
         const frame = pickWindow(r.value.windows, window);
-        if (frame) return { app: { name: r.value.name }, frame };
+        if (frame) return { app: { name: r.value.name, ref: r.value.ref }, frame };
       }
     }
     const failed = listed.filter((r) => r.status === 'rejected').length;

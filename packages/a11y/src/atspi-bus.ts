@@ -28,6 +28,11 @@ export function isGoneError(err: unknown): boolean {
   return err instanceof HypruseError && err.code === 'error.a11y' && GONE_ERRORS.has(String(err.data?.dbusError ?? ''));
 }
 
+/** True when the object path is not served at all (an application without that object). */
+export function isUnknownObjectError(err: unknown): boolean {
+  return err instanceof HypruseError && err.code === 'error.a11y' && String(err.data?.dbusError ?? '') === 'org.freedesktop.DBus.Error.UnknownObject';
+}
+
 /** True when the call failed because the object lacks that interface or method (not an app failure). */
 export function isMissingInterfaceError(err: unknown): boolean {
   if (!(err instanceof HypruseError) || err.code !== 'error.a11y') return false;

@@ -6,6 +6,8 @@
 export const ATSPI_REGISTRY = 'org.a11y.atspi.Registry';
 export const ATSPI_ROOT_PATH = '/org/a11y/atspi/accessible/root';
 export const ATSPI_NULL_PATH = '/org/a11y/atspi/null';
+/** Where an application publishes org.a11y.atspi.Cache. */
+export const ATSPI_CACHE_PATH = '/org/a11y/atspi/cache';
 
 export const IFACE = {
   Accessible: 'org.a11y.atspi.Accessible',
@@ -14,6 +16,7 @@ export const IFACE = {
   Text: 'org.a11y.atspi.Text',
   EditableText: 'org.a11y.atspi.EditableText',
   Value: 'org.a11y.atspi.Value',
+  Cache: 'org.a11y.atspi.Cache',
   Properties: 'org.freedesktop.DBus.Properties',
 } as const;
 

@@ -84,6 +84,20 @@ export function boxProblem(node: RawNode, windowWidth: number, windowHeight: num
 }
 
 /**
+ * Whether a node read without its details (extents, actions, value, text) may still pass
+ * collectElements' filter: the nodes whose details a cached read fetches. Never false for a node
+ * collectElements would list.
+ */
+export function mayBeListed(node: RawNode, filter: Pick<ElementFilter, 'actionableOnly' | 'name'>): boolean {
+  if (filter.name !== undefined && filter.name !== '' && !nameContains(node.name, filter.name)) return false;
+  // a click action can only come from the Action interface
+  if (filter.actionableOnly && !isActionable(node) && !(node.interfaces.includes('Action') && !CONTAINER_ROLES.has(node.roleId))) return false;
+  // value-bearing by role (password fields are text roles); extents need the Component interface
+  if (node.name.trim() === '' && !isValueBearing(node)) return false;
+  return node.interfaces.includes('Component');
+}
+
+/**
  * The elements of a read tree in document order, filtered as hypruse's `ui`
  * does: name filter, actionable roles, unnamed nodes only when they carry a
  * value, and only boxes that are really inside the window.

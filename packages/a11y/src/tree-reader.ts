@@ -1,6 +1,6 @@
 import type { Rect } from '@hypruse/core';
-import { AtspiBus, isGoneError, isMissingInterfaceError, type CallSpec } from './atspi-bus.js';
-import { ATSPI_NULL_PATH, COORD_TYPE_WINDOW, IFACE, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES, decodeStates } from './atspi-constants.js';
+import { AtspiBus, isGoneError, isMissingInterfaceError, isUnknownObjectError, type CallSpec } from './atspi-bus.js';
+import { ATSPI_CACHE_PATH, ATSPI_NULL_PATH, COORD_TYPE_WINDOW, IFACE, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES, decodeStates } from './atspi-constants.js';
 import type { Deadline } from './deadline.js';
 
 export interface NodeRef {
@@ -57,6 +57,28 @@ export interface TreeReadResult {
   stoppedAt?: RawNode;
 }
 
+/** The details of one object (RawNode's extents, actions, value, text). */
+export interface NodeDetails {
+  extents: Rect | null;
+  actions: string[];
+  value?: { current: number; min: number; max: number };
+  text?: { password: boolean; text?: string; length?: number };
+}
+
+/** Copy read details onto a node. */
+export function applyDetails(node: RawNode, d: NodeDetails): void {
+  node.extents = d.extents;
+  node.actions = d.actions;
+  if (d.value) node.value = d.value;
+  if (d.text) {
+    if (d.text.password) node.password = true;
+    else {
+      node.text = d.text.text;
+      node.textLength = d.text.length;
+    }
+  }
+}
+
 const DEFAULT_TEXT_LIMIT = 200;
 const PASSWORD_ATTR = /pass(word|wd)|secret/i;
 
@@ -69,6 +91,8 @@ const PASSWORD_ATTR = /pass(word|wd)|secret/i;
 export class TreeReader {
   /** Role names per (bus, role number): constant within one toolkit, so read once. */
   private readonly roleNames = new Map<string, Promise<string>>();
+  /** Applications asked for their bus address (which makes at-spi2-atk publish its cache), by bus name. */
+  private readonly activated = new Map<string, Promise<void>>();
 
   constructor(private readonly bus: AtspiBus) {}
 
@@ -76,11 +100,6 @@ export class TreeReader {
   async readNode(ref: NodeRef, depth: number, deadline: Deadline, opts: ReadNodeOptions = {}): Promise<RawNode | null> {
     const call = (iface: string, member: string, signature?: string, body?: unknown[]) =>
       this.bus.call({ dest: ref.bus, path: ref.path, iface, member, signature, body } satisfies CallSpec, deadline);
-    const optional = <T>(p: Promise<T>): Promise<T | undefined> =>
-      p.catch((err) => {
-        if (isMissingInterfaceError(err)) return undefined;
-        throw err;
-      });
     const details = opts.details !== false;
 
     const nameP = call(IFACE.Properties, 'Get', 'ss', [IFACE.Accessible, 'Name']).then((b) => String(variantValue(b[0]) ?? ''));
@@ -96,54 +115,57 @@ export class TreeReader {
         )
       : Promise.resolve([] as NodeRef[]);
 
-    const extentsP = details
-      ? ifaceP.then((ifs) =>
-          ifs.includes('Component')
-            ? optional(call(IFACE.Component, 'GetExtents', 'u', [COORD_TYPE_WINDOW])).then((b) => toRect(b?.[0]))
-            : null,
-        )
-      : Promise.resolve(null);
-    const actionsP = details
-      ? ifaceP.then((ifs) =>
-          ifs.includes('Action')
-            ? optional(call(IFACE.Action, 'GetActions')).then((b) => ((b?.[0] as Array<[string, string, string]>) ?? []).map((a) => String(a[0])))
-            : [],
-        )
-      : Promise.resolve([] as string[]);
-    const valueP = details
-      ? Promise.all([ifaceP, roleP]).then(([ifs, roleId]) =>
-          ifs.includes('Value') && NUMERIC_VALUE_ROLES.has(roleId)
-            ? optional(call(IFACE.Properties, 'GetAll', 's', [IFACE.Value])).then((b) => toValue(b?.[0]))
-            : undefined,
-        )
-      : Promise.resolve(undefined);
-    const textP = details
-      ? Promise.all([ifaceP, roleP, stateP]).then(([ifs, roleId]) =>
-          ifs.includes('Text') && (opts.anyText || TEXT_VALUE_ROLES.has(roleId) || roleId === Role.PASSWORD_TEXT)
-            ? this.readText(roleId, call, optional, opts.textLimit ?? DEFAULT_TEXT_LIMIT)
-            : undefined,
-        )
-      : Promise.resolve(undefined);
+    const detailsP = details
+      ? Promise.all([roleP, stateP, ifaceP]).then(([roleId, states, interfaces]) => this.readDetails({ ref, roleId, states, interfaces }, deadline, opts))
+      : Promise.resolve({ extents: null, actions: [] } as NodeDetails);
 
     let parts;
     try {
-      parts = await Promise.all([nameP, roleP, roleNameP, stateP, ifaceP, childrenP, extentsP, actionsP, valueP, textP]);
+      parts = await Promise.all([nameP, roleP, roleNameP, stateP, ifaceP, childrenP, detailsP]);
     } catch (err) {
       if (isGoneError(err)) return null;
       throw err;
     }
-    const [name, roleId, roleName, states, interfaces, childRefs, extents, actions, value, text] = parts;
+    const [name, roleId, roleName, states, interfaces, childRefs, d] = parts;
     if (states.includes('defunct')) return null;
-    const node: RawNode = { ref, depth, name, roleId, roleName, states, interfaces, childRefs, children: [], extents, actions };
-    if (value) node.value = value;
-    if (text) {
-      if (text.password) node.password = true;
-      else {
-        node.text = text.text;
-        node.textLength = text.length;
-      }
-    }
+    const node: RawNode = { ref, depth, name, roleId, roleName, states, interfaces, childRefs, children: [], extents: null, actions: [] };
+    applyDetails(node, d);
     return node;
+  }
+
+  /**
+   * What depends on the interface list: extents, actions, a numeric value, text. Calls of one
+   * object go out together; a missing interface or method is an absent detail, not a failure.
+   */
+  async readDetails(
+    node: Pick<RawNode, 'ref' | 'roleId' | 'states' | 'interfaces'>,
+    deadline: Deadline,
+    opts: Pick<ReadNodeOptions, 'anyText' | 'textLimit'> = {},
+  ): Promise<NodeDetails> {
+    const { ref, roleId, interfaces: ifs } = node;
+    const call = (iface: string, member: string, signature?: string, body?: unknown[]) =>
+      this.bus.call({ dest: ref.bus, path: ref.path, iface, member, signature, body } satisfies CallSpec, deadline);
+    const optional = <T>(p: Promise<T>): Promise<T | undefined> =>
+      p.catch((err) => {
+        if (isMissingInterfaceError(err)) return undefined;
+        throw err;
+      });
+    const extentsP = ifs.includes('Component')
+      ? optional(call(IFACE.Component, 'GetExtents', 'u', [COORD_TYPE_WINDOW])).then((b) => toRect(b?.[0]))
+      : Promise.resolve(null);
+    const actionsP = ifs.includes('Action')
+      ? optional(call(IFACE.Action, 'GetActions')).then((b) => ((b?.[0] as Array<[string, string, string]>) ?? []).map((a) => String(a[0])))
+      : Promise.resolve([] as string[]);
+    const valueP =
+      ifs.includes('Value') && NUMERIC_VALUE_ROLES.has(roleId)
+        ? optional(call(IFACE.Properties, 'GetAll', 's', [IFACE.Value])).then((b) => toValue(b?.[0]))
+        : Promise.resolve(undefined);
+    const textP =
+      ifs.includes('Text') && (opts.anyText || TEXT_VALUE_ROLES.has(roleId) || roleId === Role.PASSWORD_TEXT)
+        ? this.readText(roleId, call, optional, opts.textLimit ?? DEFAULT_TEXT_LIMIT)
+        : Promise.resolve(undefined);
+    const [extents, actions, value, text] = await Promise.all([extentsP, actionsP, valueP, textP]);
+    return { extents, actions, value, text };
   }
 
   /**
@@ -189,6 +211,156 @@ export class TreeReader {
       level = next;
     }
     return { root: rootNode, nodes, truncated };
+  }
+
+  /**
+   * The same tree as readTree, from one org.a11y.atspi.Cache.GetItems call (every object the
+   * application's bridge holds, with name, role, states, interfaces, parent and child count),
+   * instead of five calls per object. A node whose cached children do not add up to its child
+   * count (GTK 3 leaves out the children of `manages-descendants` containers) is walked live below
+   * it. Only the nodes `wanted` accepts get their details (extents, actions, value, text), in one
+   * pipelined batch. Resolves undefined when the application has no usable cache (no interface,
+   * an empty one, the window not in it): the caller walks instead.
+   */
+  async readTreeCached(app: NodeRef, frame: NodeRef, deadline: Deadline, opts: TreeReadOptions & { wanted?: (n: RawNode) => boolean }): Promise<TreeReadResult | null | undefined> {
+    const items = await this.cacheItems(app, deadline);
+    const frameItem = items?.get(frame.path);
+    if (!items || !frameItem || frameItem.ref.bus !== frame.bus) return undefined;
+    const kids = new Map<string, CacheItem[]>();
+    for (const it of items.values()) {
+      let list = kids.get(it.parent);
+      if (!list) kids.set(it.parent, (list = []));
+      list.push(it);
+    }
+    for (const list of kids.values()) list.sort((a, b) => a.index - b.index);
+    const fromItem = (it: CacheItem, depth: number): RawNode => ({
+      ref: it.ref, depth, name: it.name, roleId: it.roleId, roleName: '', states: it.states, interfaces: it.interfaces,
+      childRefs: [], children: [], extents: null, actions: [],
+    });
+    /** Child refs of a node: from the cache when it holds all of them, else asked live. */
+    const complete = new Set<RawNode>();
+    const childRefsOf = async (n: RawNode): Promise<NodeRef[]> => {
+      const it = items.get(n.ref.path);
+      const cached = it && it.ref.bus === n.ref.bus ? (kids.get(n.ref.path) ?? []) : null;
+      if (cached && it && cached.length === it.childCount) {
+        complete.add(n);
+        return cached.map((c) => c.ref);
+      }
+      try {
+        const b = await this.bus.call({ dest: n.ref.bus, path: n.ref.path, iface: IFACE.Accessible, member: 'GetChildren' }, deadline);
+        return ((b[0] as Array<[string, string]>) ?? []).filter(([, path]) => path && path !== ATSPI_NULL_PATH).map(([bus, path]) => ({ bus: bus || n.ref.bus, path }));
+      } catch (err) {
+        if (isGoneError(err)) return [];
+        throw err;
+      }
+    };
+    const root = fromItem(frameItem, 0);
+    if (root.states.includes('defunct')) return null;
+    // Every branch descends on its own (a live subtree does not hold up the cached ones), and the
+    // role names and details of wanted nodes are asked as soon as a node is known.
+    let nodes = 1;
+    let overBudget = false;
+    const work: Array<Promise<unknown>> = [];
+    let failure: { err: unknown } | null = null;
+    const track = (p: Promise<unknown>) => work.push(p.catch((err: unknown) => void (failure ??= { err })));
+    const gone = new Set<RawNode>();
+    const live = new Set<RawNode>();
+    const known = (n: RawNode) => {
+      track(this.roleName(n.ref, n.roleId, deadline).then((name) => (n.roleName = name)));
+      if (opts.details !== false && (!opts.wanted || opts.wanted(n))) {
+        track(
+          this.readDetails(n, deadline).then(
+            (d) => applyDetails(n, d),
+            (err) => {
+              if (isGoneError(err)) gone.add(n);
+              else throw err;
+            },
+          ),
+        );
+      }
+    };
+    const descend = async (n: RawNode): Promise<void> => {
+      if (!live.has(n)) n.childRefs = await childRefsOf(n);
+      if (nodes + n.childRefs.length > opts.maxNodes) {
+        overBudget = true;
+        return;
+      }
+      nodes += n.childRefs.length;
+      const read = await Promise.all(
+        n.childRefs.map(async (ref) => {
+          const it = items.get(ref.path);
+          if (it && it.ref.bus === ref.bus) {
+            const c = fromItem(it, n.depth + 1);
+            return c.states.includes('defunct') ? null : c;
+          }
+          const c = await this.readNode(ref, n.depth + 1, deadline, { children: true, details: false });
+          if (c) live.add(c);
+          return c;
+        }),
+      );
+      const children = read.filter((c): c is RawNode => c !== null);
+      n.children = children;
+      for (const c of children) known(c);
+      await Promise.all(children.map(descend));
+    };
+    known(root);
+    await descend(root);
+    // a tree over the node budget is read the way the walk reads it (breadth first, cut at the budget)
+    if (overBudget) return this.readTree(frame, deadline, { maxNodes: opts.maxNodes, details: opts.details });
+    for (let i = 0; i < work.length; i++) await work[i];
+    if (failure) throw (failure as { err: unknown }).err;
+    if (gone.size > 0) {
+      const stack = [root];
+      while (stack.length) {
+        const n = stack.pop() as RawNode;
+        n.children = n.children.filter((c) => !gone.has(c));
+        stack.push(...n.children);
+      }
+    }
+    return { root, nodes, truncated: false };
+  }
+
+  /** Read the details of nodes a cached read left without them (their extents, actions, value, text). */
+  async fillDetails(nodes: RawNode[], deadline: Deadline): Promise<void> {
+    await Promise.all(nodes.map((n) => this.readDetails(n, deadline).then((d) => applyDetails(n, d), (err) => (isGoneError(err) ? undefined : Promise.reject(err)))));
+  }
+
+  /**
+   * The application's cache, by object path; null when it has none. GTK 3's bridge (at-spi2-atk)
+   * publishes /org/a11y/atspi/cache only once a client asked it for its bus address (what screen
+   * readers do first), so that is asked once per application.
+   */
+  private async cacheItems(app: NodeRef, deadline: Deadline): Promise<Map<string, CacheItem> | null> {
+    let activated = this.activated.get(app.bus);
+    if (!activated) {
+      activated = this.bus
+        .call({ dest: app.bus, path: app.path, iface: 'org.a11y.atspi.Application', member: 'GetApplicationBusAddress' }, deadline)
+        .then(
+          () => undefined,
+          (err) => {
+            if (isGoneError(err) || isMissingInterfaceError(err)) return undefined;
+            this.activated.delete(app.bus);
+            throw err;
+          },
+        );
+      this.activated.set(app.bus, activated);
+    }
+    await activated;
+    let body: unknown[];
+    try {
+      body = await this.bus.call({ dest: app.bus, path: ATSPI_CACHE_PATH, iface: IFACE.Cache, member: 'GetItems' }, deadline);
+    } catch (err) {
+      if (isMissingInterfaceError(err) || isUnknownObjectError(err)) return null;
+      throw err;
+    }
+    const raw = (body[0] as unknown[] | undefined) ?? [];
+    if (raw.length === 0) return null;
+    const out = new Map<string, CacheItem>();
+    for (const r of raw) {
+      const it = toCacheItem(r, app.bus);
+      if (it) out.set(it.ref.path, it);
+    }
+    return out.size > 0 ? out : null;
   }
 
   private roleName(ref: NodeRef, roleId: number, deadline: Deadline): Promise<string> {
@@ -244,6 +416,36 @@ function firstInTreeOrder(root: RawNode, level: RawNode[], pred: (n: RawNode) =>
     for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
   }
   return undefined;
+}
+
+/** One object of org.a11y.atspi.Cache.GetItems. */
+interface CacheItem {
+  ref: NodeRef;
+  /** Object path of the parent. */
+  parent: string;
+  index: number;
+  childCount: number;
+  interfaces: string[];
+  name: string;
+  roleId: number;
+  states: string[];
+}
+
+/** Decodes one a((so)(so)(so)iiassusau) element (object, application, parent, index, child count, interfaces, name, role, description, states). */
+function toCacheItem(v: unknown, bus: string): CacheItem | null {
+  if (!Array.isArray(v) || v.length < 10) return null;
+  const [obj, , parent, index, childCount, ifaces, name, role, , states] = v as [[string, string], unknown, [string, string], number, number, string[], string, number, string, number[]];
+  if (!Array.isArray(obj) || typeof obj[1] !== 'string' || !Array.isArray(parent)) return null;
+  return {
+    ref: { bus: obj[0] || bus, path: obj[1] },
+    parent: String(parent[1] ?? ''),
+    index: Number(index),
+    childCount: Number(childCount),
+    interfaces: (ifaces ?? []).map((n) => String(n).replace(/^org\.a11y\.atspi\./, '')),
+    name: String(name ?? ''),
+    roleId: Number(role ?? 0),
+    states: decodeStates(states ?? []),
+  };
 }
 
 function variantValue(v: unknown): unknown {
