@@ -1,17 +1,60 @@
 import { z } from 'zod';
-import { NotFoundError, defineTool, fact, result } from '@hypruse/core';
+import { NotFoundError, defineTool, fact, result, scaledMs, type ToolContext, type Window } from '@hypruse/core';
 import { workspaceField } from './common/fields.js';
 import { compositorOf, requireCapability } from './common/desktop.js';
-import { address, className } from './common/output.js';
+import { address, className, pair } from './common/output.js';
+import { sleep } from './common/pointer.js';
 
-const launchOutput = z.strictObject({ address, class: className, title: z.string(), workspace: fact(z.string()).nullable(), pid: z.number().nullable(), note: fact(z.string()).optional() });
+/**
+ * A new window is settled when its geometry (and workspace, floating, fullscreen) stayed the same
+ * for SETTLE_QUIET_MS, polled every SETTLE_POLL_MS, at most SETTLE_CAP_MS; both scaled by the time
+ * policy. Measured on sway 1.7 under load 17: a tiled window mapped at y=0 gained its 27 px title
+ * bar 120-190 ms after it was listed, so `ui` right after an unsettled launch placed every point
+ * 27 px too high.
+ */
+export const SETTLE_QUIET_MS = 250;
+export const SETTLE_CAP_MS = 2000;
+const SETTLE_POLL_MS = 40;
+
+const placement = (w: Window) => JSON.stringify([w.geometry, w.workspace, w.floating, w.fullscreen, w.positionUnknown ?? null]);
+
+/** Wait until a just-launched window stops moving; the window as last listed, and whether it settled. */
+export async function settleWindow(ctx: ToolContext, w: Window): Promise<{ window: Window; ms: number; settled: boolean }> {
+  const comp = compositorOf(ctx);
+  const quiet = scaledMs(SETTLE_QUIET_MS);
+  const cap = scaledMs(SETTLE_CAP_MS);
+  const t0 = Date.now();
+  let cur = w;
+  let key = placement(w);
+  let since = t0;
+  while (Date.now() - since < quiet) {
+    if (Date.now() - t0 >= cap) return { window: cur, ms: Date.now() - t0, settled: false };
+    await sleep(SETTLE_POLL_MS, ctx.signal);
+    const now = (await comp.snapshot(ctx.signal)).windows.find((x) => x.address === w.address);
+    if (!now) break; // it closed meanwhile: answer with what was seen last
+    const k = placement(now);
+    if (k !== key) {
+      key = k;
+      since = Date.now();
+    }
+    cur = now;
+  }
+  return { window: cur, ms: Date.now() - t0, settled: true };
+}
+
+const launchOutput = z.strictObject({
+  address, class: className, title: z.string(), workspace: fact(z.string()).nullable(), pid: z.number().nullable(),
+  /** Where the window settled (null when the compositor reports no position: niri's tiled windows), and its size. */
+  at: pair.nullable(), size: pair,
+  note: fact(z.string()).optional(),
+});
 
 export const launchTool = defineTool({
   name: 'launch',
   title: 'Launch an application',
   effect: 'open_world',
   description:
-    'Start an application and wait for the window of that process (not any window); optionally on a workspace (single-instance apps that open elsewhere are moved there). Returns the window address, class, title and workspace.',
+    'Start an application and wait for the window of that process (not any window) until its geometry is stable, so points read right after are right; optionally on a workspace (single-instance apps that open elsewhere are moved there). Returns the window address, class, title, workspace and settled position and size.',
   input: z
     .object({
       command: fact(
@@ -42,11 +85,18 @@ export const launchTool = defineTool({
         data: { pid: r.pid },
       });
     }
-    const w = r.window;
-    ctx.session.launched.add(w.address);
+    ctx.session.launched.add(r.window.address);
+    const s = await settleWindow(ctx, r.window);
+    const w = s.window;
     ctx.session.observed.set(w.address, { ...w.geometry });
-    const data = { address: w.address, class: w.class, title: w.title, workspace: args.workspace && r.relocated ? args.workspace : w.workspace, pid: w.pid, ...(r.note ? { note: r.note } : {}) };
-    return result(`launched ${w.class} "${w.title}" as ${w.address} on workspace ${data.workspace ?? '-'}${r.note ? `; ${r.note}` : ''}`)
+    const moving = s.settled ? '' : `the window was still moving after ${Math.round(s.ms / 100) / 10}s; read its points again before acting`;
+    const note = [r.note, moving].filter(Boolean).join('; ');
+    const data = {
+      address: w.address, class: w.class, title: w.title, workspace: args.workspace && r.relocated ? args.workspace : w.workspace, pid: w.pid,
+      at: w.positionUnknown === undefined ? [w.geometry.x, w.geometry.y] as [number, number] : null, size: [w.geometry.width, w.geometry.height] as [number, number],
+      ...(note ? { note } : {}),
+    };
+    return result(`launched ${w.class} "${w.title}" as ${w.address} on workspace ${data.workspace ?? '-'}${note ? `; ${note}` : ''}`)
       .text(JSON.stringify(data))
       .data(data)
       .build();

@@ -1,0 +1,48 @@
+// launch answers with a settled window: the fake compositor lists the new window at one place,
+// then moves it (as sway adds a title bar 120-190 ms after mapping); launch reports, and remembers
+// as observed, where it ended up, not where it first appeared.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Compositor } from '@hypruse/core';
+import { fakeSession, type FakeSession } from '../support/fake-session.js';
+
+process.env.XDG_RUNTIME_DIR ??= mkdtempSync(join(tmpdir(), 'hypruse-launch-'));
+
+let session: FakeSession | null = null;
+afterEach(async () => {
+  await session?.dispose();
+  session = null;
+});
+
+function launchOpensMoving(s: FakeSession, moves: Array<{ afterMs: number; y: number }>) {
+  const comp = s.fake.compositor;
+  (comp as { launch: Compositor['launch'] }).launch = async () => {
+    const w = { address: '33', class: 'gtk3-widget-factory', title: 'gtk3-widget-factory', pid: 300, geometry: { x: 0, y: 0, width: 1280, height: 800 }, workspace: '1', floating: false, fullscreen: false, visible: true, focused: true };
+    comp.desktop.windows.push(w);
+    for (const m of moves) setTimeout(() => { w.geometry = { ...w.geometry, y: m.y, height: 800 - m.y }; }, m.afterMs);
+    return { pid: 300, window: structuredClone(w) };
+  };
+}
+
+describe('launch waits for the window to settle', () => {
+  it('reports the position after the move, not the first one', async () => {
+    session = await fakeSession();
+    launchOpensMoving(session, [{ afterMs: 150, y: 27 }]);
+    const t0 = Date.now();
+    const r = await session.pipeline.call('launch', { command: 'gtk3-widget-factory' });
+    expect(r.data!).toMatchObject({ address: '33', at: [0, 27], size: [1280, 773] });
+    expect(r.data!.note).toBeUndefined();
+    // the quiet period ran after the move
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(150 + 200);
+    expect(session.state.observed.get('33')).toEqual({ x: 0, y: 27, width: 1280, height: 773 });
+  });
+
+  it('a window that keeps moving is answered at the cap, with a note saying so', async () => {
+    session = await fakeSession();
+    launchOpensMoving(session, Array.from({ length: 40 }, (_, i) => ({ afterMs: 100 * (i + 1), y: i % 2 ? 10 : 20 })));
+    const r = await session.pipeline.call('launch', { command: 'restless' });
+    expect(String(r.data!.note)).toMatch(/^the window was still moving after \d+(\.\d)?s; read its points again before acting$/);
+  });
+});
