@@ -17,6 +17,8 @@ export interface Beacon {
   /** When the current call started (active) or the last one ended (idle), epoch seconds. */
   since: number;
   mode: { readonly: boolean; dry_run: boolean; confine: boolean; strict: boolean; source: string };
+  /** The monitor page this process serves, without its token (`http://127.0.0.1:PORT/`). */
+  monitor?: string;
 }
 
 /** `$XDG_RUNTIME_DIR/hypruse`, or `/tmp/hypruse-<uid>` when there is no runtime dir. */
@@ -136,6 +138,8 @@ export class BeaconWriter {
   private warned = false;
   private exitHook = false;
   private readonly started = Date.now() / 1000;
+  private monitor: string | null = null;
+  private last: { config: HypruseConfig; source: string } | null = null;
 
   constructor(readonly path: string = beaconPath()) {}
 
@@ -162,6 +166,7 @@ export class BeaconWriter {
   }
 
   private beacon(config: HypruseConfig, source: string, state: Beacon['state'], tool: string, action: string): Beacon {
+    this.last = { config, source };
     return {
       v: 1,
       pid: process.pid,
@@ -171,7 +176,14 @@ export class BeaconWriter {
       action: safeLabel(action),
       since: Date.now() / 1000,
       mode: { readonly: config.readonly, dry_run: config.dryRun, confine: config.confine.length > 0, strict: config.strict, source },
+      ...(this.monitor ? { monitor: this.monitor } : {}),
     };
+  }
+
+  /** Carry the address of the monitor page this process serves (null: none), written at once when the beacon exists. */
+  setMonitor(config: HypruseConfig, source: string, url: string | null): void {
+    this.monitor = url;
+    if (this.running.size === 0) this.write(this.beacon(this.last?.config ?? config, this.last?.source ?? source, 'idle', '', ''));
   }
 
   /** Announce the session before any call (so `hypruse stop` reaches an idle server). */

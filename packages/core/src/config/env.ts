@@ -107,6 +107,7 @@ export const ENV_VARS: EnvVarSpec[] = [
   { name: 'HYPRUSE_DRYRUN', path: 'dryRun', accepted: '1/true/yes/on | 0/false/no/off', description: 'Rehearse: deliver nothing.', parse: bool('HYPRUSE_DRYRUN') },
   { name: 'HYPRUSE_TAKEOVER_MS', path: 'takeoverMs', accepted: 'whole number of ms, 0 = off', description: 'Takeover pause window.', parse: int('HYPRUSE_TAKEOVER_MS', 0) },
   { name: 'HYPRUSE_STOP_CHORD', path: 'stopChord', accepted: 'a key combination (super+alt+Escape) or off', description: 'The stop chord.', parse: (r) => r.trim() || 'off' },
+  { name: 'HYPRUSE_MONITOR', path: 'monitor.serve', accepted: '1/true/yes/on | 0/false/no/off', description: 'The MCP server also serves the monitor page.', parse: bool('HYPRUSE_MONITOR') },
   { name: 'HYPRUSE_KEYBOARD', path: 'input.keyboard', accepted: 'auto | wire | wtype', description: 'Keyboard delivery path.', parse: oneOf('HYPRUSE_KEYBOARD', ['auto', 'wire', 'wtype']) },
   { name: 'HYPRUSE_TIME_SCALE', path: 'timeScale', accepted: `a number from ${MIN_TIME_SCALE} to ${MAX_TIME_SCALE}`, description: 'Multiply every timeout (IPC, Wayland, capture, AT-SPI, doctor) for a slow machine.', parse: timeScaleVar },
   { name: 'HYPRUSE_LAUNCH_TOKEN', path: null, accepted: '(set by hypruse)', description: 'Set by hypruse in the environment of processes it launches, so their windows are recognised even through launchers; not for users to set.' },

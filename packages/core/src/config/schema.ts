@@ -61,6 +61,13 @@ export const ConfigSchema = z
       .string()
       .default('super+alt+Escape')
       .describe('Key combination bound in the compositor that stops hypruse until the agent calls resume; "off" = none. Env: HYPRUSE_STOP_CHORD.'),
+    monitor: z
+      .object({
+        serve: z.boolean().default(false).describe('The MCP server also serves the monitor page (127.0.0.1, a random port, behind a random token printed once on stderr): the live desktop, the journal feed, the stop/pause state with Pause, Resume and Stop. `hypruse monitor` serves it on its own. Env: HYPRUSE_MONITOR.'),
+        fps: z.number().min(0.2).max(10).default(3).describe('Most desktop frames per second the monitor page captures; only changed frames are sent.'),
+      })
+      .prefault({})
+      .describe('The monitor page.'),
     dryRun: z.boolean().default(false).describe('Run every validation and guard, deliver nothing. Env: HYPRUSE_DRYRUN.'),
     dangerous: z
       .object({

@@ -401,6 +401,16 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
       },
     },
     {
+      name: 'monitor',
+      fix: 'start the monitor page with: hypruse monitor (or monitor.serve / HYPRUSE_MONITOR=1 for the MCP server)',
+      async run() {
+        const pages = readBeacons(env).live.filter((b) => typeof b.monitor === 'string' && b.monitor);
+        if (!pages.length) return 'no monitor page running (hypruse monitor, or HYPRUSE_MONITOR=1 for the MCP server, serves one)';
+        const who = (b: (typeof pages)[number]) => (b.mode.source === 'monitor' ? 'hypruse monitor' : b.mode.source === 'mcp' ? 'the MCP server' : b.mode.source);
+        return `${pages.map((b) => `${b.monitor} (${who(b)}, pid ${b.pid})`).join('; ')}; the address with its token was printed when it started`;
+      },
+    },
+    {
       name: 'trust',
       fix: 'fix the config check above first',
       async run() {

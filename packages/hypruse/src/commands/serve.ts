@@ -9,13 +9,17 @@ import type { Command } from './types.js';
 let active: Session | null = null;
 /** The stop chord this server bound in the compositor, removed first on every way out. */
 let chord: ChordRegistration | null = null;
+/** The monitor page this server serves (monitor.serve), closed on every way out. */
+let monitor: { close(): Promise<void> } | null = null;
+let building: Promise<Session> | null = null;
 
 /**
- * The session, built on the first request that needs it: `initialize` is answered with only the
- * configuration and the MCP SDK loaded; plugins, compositor selection and backends come after.
+ * The session, built once, on the first request that needs it (an MCP request or the monitor
+ * page): `initialize` is answered with only the configuration and the MCP SDK loaded; plugins,
+ * compositor selection and backends come after.
  */
-function lazySession(loaded: LoadedConfig): () => Promise<McpSession> {
-  return async () => {
+function sessionOnce(loaded: LoadedConfig, monitorOrigin: () => string | null): Promise<Session> {
+  building ??= (async () => {
     await import('reflect-metadata');
     const [{ createSession }, trust] = await Promise.all([import('../session.js'), import('@hypruse/trust')]);
     const session = await createSession({ source: 'mcp', loaded });
@@ -30,12 +34,40 @@ function lazySession(loaded: LoadedConfig): () => Promise<McpSession> {
     if (session.selection && !session.selection.factory) {
       session.logger.warn(`no compositor found; tools will explain: ${session.selection.reasons.map((r) => `${r.id}: ${r.reason}`).join('; ')}`);
     }
+    const origin = monitorOrigin();
+    if (origin) trust.beaconWriter(session.env).setMonitor(session.config, 'mcp', origin);
+    return session;
+  })();
+  building.catch(() => (building = null)); // a failed build is tried again by the next request
+  return building;
+}
+
+function lazySession(loaded: LoadedConfig, monitorOrigin: () => string | null): () => Promise<McpSession> {
+  return async () => {
+    const session = await sessionOnce(loaded, monitorOrigin);
     return { pipeline: session.pipeline, config: session.config };
   };
 }
 
+/** monitor.serve: the page, listening before the first request; its address (with the token) goes once to stderr. */
+async function serveMonitor(loaded: LoadedConfig, origin: { value: string | null }): Promise<void> {
+  const [{ startMonitor }, { stderrLogger }] = await Promise.all([import('../monitor/index.js'), import('@hypruse/core')]);
+  try {
+    const m = await startMonitor({ session: () => sessionOnce(loaded, () => origin.value), config: loaded.config, logger: stderrLogger() });
+    monitor = m.server;
+    origin.value = m.origin;
+    process.stderr.write(`hypruse: monitor page: ${m.url}\n`);
+    // the beacon (doctor) and the page want the session; build it now rather than at the first tool call
+    void sessionOnce(loaded, () => origin.value).catch(() => undefined);
+  } catch (err) {
+    process.stderr.write(`hypruse: warning: monitor page not served: ${(err as Error).message}\n`);
+  }
+}
+
 /** Release held input, stop the journal and dispose, whatever of it exists. */
 async function shutdown(): Promise<void> {
+  await monitor?.close().catch(() => undefined);
+  monitor = null;
   const session = active;
   if (!session) return;
   const [{ releaseInput }, { journalSessionStop }] = await Promise.all([import('../session.js'), import('@hypruse/trust')]);
@@ -81,8 +113,11 @@ export const serveCommand: Command = {
     installShutdown();
     const identity = { name: 'hypruse', version: VERSION, config: loaded.config, compositor: null };
     await front.answerInitialize(serverIdentity({ ...identity, wmName: null }));
+    // the monitor page after the initialize reply: it loads the session's modules
+    const origin = { value: null as string | null };
+    if (loaded.config.monitor.serve) await serveMonitor(loaded, origin);
     const { createMcpServer, serveStdio } = await import('@hypruse/core/mcp');
-    const server = await createMcpServer({ ...identity, session: lazySession(loaded) });
+    const server = await createMcpServer({ ...identity, session: lazySession(loaded, () => origin.value) });
     await serveStdio(server, front.streams());
     await shutdown();
     return 0;

@@ -25,7 +25,8 @@ export const stopCommand: Command = {
     const found = readBeacons();
     const stale = found.stale.length ? ` (removed ${found.stale.length} stale beacon${found.stale.length === 1 ? '' : 's'} of pid ${found.stale.join(', ')})` : '';
     for (const path of found.unreadable) process.stderr.write(`hypruse: warning: the beacon ${path} is unreadable; its process is still running\n`);
-    const targets = found.live.filter((b) => b.pid !== process.pid);
+    // a monitor page acts on nothing (its Stop button is the same stop): it keeps running
+    const targets = found.live.filter((b) => b.pid !== process.pid && b.mode?.source !== 'monitor');
     if (!targets.length) {
       process.stdout.write(`no active hypruse session${stale}\n`);
       if (found.unreadable.length) process.stderr.write('hint: find the process with: pgrep -af hypruse, and stop it by its pid\n');
