@@ -48,6 +48,8 @@ const FIXTURES = {
   'click-counter': { cmd: '/usr/bin/python3', args: [join(dirname(fileURLToPath(import.meta.url)), 'click-counter.py')] },
   // a GTK 3 window printing each button press with its click count (1-3), modifiers and surface point
   'pointer-probe': { cmd: '/usr/bin/python3', args: [join(dirname(fileURLToPath(import.meta.url)), 'pointer-probe.py')] },
+  // GTK 4: a main window whose button opens a header-bar (client-side-decorated) dialog with an entry, Cancel and Apply
+  'gtk4-dialog': { cmd: '/usr/bin/python3', args: [join(dirname(fileURLToPath(import.meta.url)), 'gtk4-dialog.py')] },
 };
 
 class HarnessError extends Error {}

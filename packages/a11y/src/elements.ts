@@ -38,10 +38,25 @@ export function isValueBearing(node: RawNode): boolean {
   );
 }
 
-/** Convert one raw node to the contract's element (no filtering). */
-export function toElement(node: RawNode): A11yElement {
+/**
+ * Whether a toolkit sets the `showing` state below the window. GTK 4 (4.8 measured) sets it on
+ * the frame only: its buttons are `visible`, `sensitive`, `focusable` and never `showing`, yet
+ * click fine, so for such a tree `visible` has to stand for `showing`.
+ */
+export function reportsShowing(root: RawNode): boolean {
+  const stack = [...root.children];
+  while (stack.length > 0) {
+    const n = stack.pop() as RawNode;
+    if (n.states.includes('showing')) return true;
+    stack.push(...n.children);
+  }
+  return false;
+}
+
+/** Convert one raw node to the contract's element (no filtering). `showingReported`: see reportsShowing. */
+export function toElement(node: RawNode, showingReported = true): A11yElement {
   const s = new Set(node.states);
-  const usable = s.has('showing') && s.has('visible') && (s.has('sensitive') || s.has('enabled'));
+  const usable = (s.has('showing') || !showingReported) && s.has('visible') && (s.has('sensitive') || s.has('enabled'));
   const el: A11yElement = {
     ref: { bus: node.ref.bus, path: node.ref.path },
     role: node.roleName,
@@ -104,6 +119,7 @@ export function mayBeListed(node: RawNode, filter: Pick<ElementFilter, 'actionab
  */
 export function collectElements(root: RawNode, filter: ElementFilter): A11yElement[] {
   const out: A11yElement[] = [];
+  const showing = reportsShowing(root);
   const stack: RawNode[] = [root];
   while (stack.length > 0) {
     const node = stack.pop() as RawNode;
@@ -112,7 +128,7 @@ export function collectElements(root: RawNode, filter: ElementFilter): A11yEleme
     if (filter.actionableOnly && !isActionable(node)) continue;
     if (node.name.trim() === '' && !isValueBearing(node)) continue;
     if (boxProblem(node, filter.windowWidth, filter.windowHeight)) continue;
-    out.push(toElement(node));
+    out.push(toElement(node, showing));
   }
   return out;
 }

@@ -62,6 +62,24 @@ describe('toElement', () => {
     // GTK tabs: sensitive without enabled still count
     expect(toElement(node({ roleId: Role.PAGE_TAB, states: ['sensitive', 'showing', 'visible'] })).clickable).toBe(true);
   });
+
+  it('GTK 4 (no showing state below the frame): visible and sensitive buttons are clickable', () => {
+    // the states GTK 4.8 reports for a header-bar dialog's buttons, read with libatspi
+    const gtk4 = ['focusable', 'sensitive', 'visible'];
+    const apply = node({ roleId: Role.PUSH_BUTTON, name: 'Apply', actions: ['click'], states: gtk4, depth: 2 });
+    const hidden = node({ roleId: Role.PUSH_BUTTON, name: 'Hidden', actions: ['click'], states: ['focusable', 'sensitive'], depth: 2 });
+    const frame = node({ roleId: Role.DIALOG, name: 'dialog', states: ['sensitive', 'showing', 'visible'], extents: { x: 0, y: 0, width: 400, height: 300 } }, [
+      node({ roleId: Role.PANEL, states: ['sensitive', 'visible'], depth: 1, extents: { x: 0, y: 0, width: 400, height: 300 } }, [apply, hidden]),
+    ]);
+    const els = collectElements(frame, { actionableOnly: true, windowWidth: 400, windowHeight: 300 });
+    expect(els.map((e) => [e.name, e.clickable])).toEqual([['Apply', true], ['Hidden', false]]);
+    // a toolkit that reports showing (GTK 3, Qt): a visible button that is not showing stays unclickable
+    const gtk3 = node({ roleId: Role.FRAME, name: 'frame', extents: { x: 0, y: 0, width: 400, height: 300 } }, [
+      node({ roleId: Role.PUSH_BUTTON, name: 'Shown', actions: ['click'], depth: 1 }),
+      node({ roleId: Role.PUSH_BUTTON, name: 'Other page', actions: ['click'], states: ['enabled', 'sensitive', 'visible'], depth: 1 }),
+    ]);
+    expect(collectElements(gtk3, { actionableOnly: true, windowWidth: 400, windowHeight: 300 }).map((e) => [e.name, e.clickable])).toEqual([['Shown', true], ['Other page', false]]);
+  });
 });
 
 describe('isActionable', () => {
