@@ -37,7 +37,7 @@ describe.skipIf(!desk)('the built server with only HOME, PATH and XDG_RUNTIME_DI
   beforeAll(async () => {
     // a fallback to the default display name would be the wrong display here
     expect(desk!.env.WAYLAND_DISPLAY).not.toBe('wayland-0');
-    server = await startServerExactEnv({ HOME: process.env.HOME ?? '/root', PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_RUNTIME_DIR: desk!.env.XDG_RUNTIME_DIR });
+    server = await startServerExactEnv({ HOME: process.env.HOME ?? '/root', PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_RUNTIME_DIR: desk!.env.XDG_RUNTIME_DIR, HYPRUSE_INDICATOR: '0' });
   }, 60000);
   afterAll(async () => {
     if (window) await server?.call('wm', { action: 'close_window', target: window }).catch(() => undefined);

@@ -67,7 +67,7 @@ describe.skipIf(!desk)('coordinates on a scale-1 and a scale-1.5 monitor (ui, po
   const apps = new Map<string, { app: LaunchedFixture; address: string }>();
 
   beforeAll(async () => {
-    server = await startServer(desk!.env, { HYPRUSE_CONFIG: slowA11yConfig() });
+    server = await startServer(desk!.env, { HYPRUSE_CONFIG: slowA11yConfig(), HYPRUSE_INDICATOR: '0' });
     for (const m of MONITORS) {
       const app = await launchFixture('widget-factory', { workspace: m.workspace });
       const node = (await swayNodes()).find((n) => n.pid === app.pid && n.type === 'con');

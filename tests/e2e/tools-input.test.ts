@@ -56,7 +56,7 @@ describe.skipIf(!desk)('keyboard and pointer tools on the real desktop', () => {
   beforeAll(async () => {
     // several servers drive this seat in turn (the SIGTERM test below): each one's input is another
     // Wayland client to the others, which the takeover pause would rightly wait out; it is tested on its own
-    server = await startServer(desk!.env, { HYPRUSE_CONFIG: SLOW_A11Y_CONFIG, HYPRUSE_TAKEOVER_MS: '0' });
+    server = await startServer(desk!.env, { HYPRUSE_CONFIG: SLOW_A11Y_CONFIG, HYPRUSE_TAKEOVER_MS: '0', HYPRUSE_INDICATOR: '0' });
   });
 
   afterAll(async () => {
@@ -166,7 +166,7 @@ describe.skipIf(!desk)('keyboard and pointer tools on the real desktop', () => {
       const slider = els.find((e) => e.role === 'slider' && e.clickable && typeof e.value === 'number')!;
       const box = els.filter((e) => e.role === 'check box' && e.clickable).sort((p, q) => p.y - q.y)[0];
       for (const delay of [100, 180, 260]) {
-        const doomed = await startServer(desk!.env, { HYPRUSE_CONFIG: SLOW_A11Y_CONFIG });
+        const doomed = await startServer(desk!.env, { HYPRUSE_CONFIG: SLOW_A11Y_CONFIG, HYPRUSE_INDICATOR: '0' });
         const drag = doomed.call('pointer', { action: 'drag', x: slider.x - 100, y: slider.y, to_x: slider.x + 100, to_y: slider.y }).catch((e: Error) => e);
         await new Promise((r) => setTimeout(r, delay));
         process.kill(doomed.pid!, 'SIGTERM');
@@ -174,7 +174,7 @@ describe.skipIf(!desk)('keyboard and pointer tools on the real desktop', () => {
         await waitFor(() => !alive(doomed.pid!), 5000, `server ${doomed.pid} to exit after SIGTERM`);
         await doomed.close().catch(() => undefined);
 
-        const fresh = await startServer(desk!.env, { HYPRUSE_CONFIG: SLOW_A11Y_CONFIG, HYPRUSE_TAKEOVER_MS: '0' });
+        const fresh = await startServer(desk!.env, { HYPRUSE_CONFIG: SLOW_A11Y_CONFIG, HYPRUSE_TAKEOVER_MS: '0', HYPRUSE_INDICATOR: '0' });
         try {
           const before = await ui(fresh, addr);
           const b0 = before.find((e) => e.role === 'check box' && e.x === box.x && e.y === box.y)!;

@@ -19,6 +19,8 @@ export type { TrustCall, TrustLayer, Next } from './contracts/trust.js';
 export { TRUST_ORDER } from './contracts/trust.js';
 export type { Presence, PresenceState, PresenceVerdict, TakeoverReport, ChordReport } from './contracts/presence.js';
 export { presenceError } from './contracts/presence.js';
+export type { Indicator, IndicatorAct, IndicatorReport } from './contracts/indicator.js';
+export { withIndicatorHidden } from './capture/indicator-hidden.js';
 export type { HyprusePlugin, PluginContext } from './contracts/plugin.js';
 export { PLUGIN_API_VERSION, definePlugin } from './contracts/plugin.js';
 export { Tokens } from './tokens.js';

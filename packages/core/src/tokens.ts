@@ -4,6 +4,7 @@ import type { Clipboard } from './contracts/clipboard.js';
 import type { Compositor, CompositorFactory } from './contracts/compositor.js';
 import type { Input } from './contracts/input.js';
 import type { Presence } from './contracts/presence.js';
+import type { Indicator } from './contracts/indicator.js';
 import type { AnyTool } from './contracts/tool.js';
 import type { TrustLayer } from './contracts/trust.js';
 import type { HypruseConfig } from './config/schema.js';
@@ -35,4 +36,6 @@ export const Tokens = {
    */
   SessionEnv: token<NodeJS.ProcessEnv>('SessionEnv'),
   Presence: token<Presence>('Presence'),
+  /** The on-screen indicator (click-through surfaces while the agent acts). */
+  Indicator: token<Indicator>('Indicator'),
 } as const;

@@ -8,6 +8,7 @@ import { BUILTIN_PLUGINS } from './builtin.js';
 import { loadPlugin, orderPlugins } from './plugins.js';
 import { cliStatePath, loadCliState, saveCliState } from './cli-state.js';
 import { createPresence } from './presence.js';
+import { LayerShellIndicator } from '@hypruse/wayland';
 
 export interface SessionOptions {
   env?: NodeJS.ProcessEnv;
@@ -78,6 +79,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   c.register(Tokens.Compositor, { useValue: compositor });
   const presence = createPresence(sessionEnv, config, opts.source === 'mcp');
   c.register(Tokens.Presence, { useValue: presence });
+  // shown by the MCP server only: a CLI run ends with its action, before the person could read it
+  const indicator = new LayerShellIndicator({ env: sessionEnv, enabled: config.indicator && opts.source === 'mcp', holdMs: config.indicatorHoldMs, logger });
+  c.register(Tokens.Indicator, { useValue: indicator });
 
   const tools = c.isRegistered(Tokens.ToolPlugin, true) ? c.resolveAll<AnyTool>(Tokens.ToolPlugin) : [];
   const layers = c.isRegistered(Tokens.TrustLayer, true) ? c.resolveAll<TrustLayer>(Tokens.TrustLayer) : [];
@@ -110,6 +114,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       if (statePath) saveCliState(statePath, state);
       await releaseInput(c);
       await presence.dispose().catch(() => undefined);
+      await indicator.dispose().catch(() => undefined);
       for (const t of [Tokens.Accessibility, Tokens.Input, Tokens.Capture] as const) {
         if (c.isRegistered(t, true)) {
           try {

@@ -4,6 +4,7 @@ import { authLayer } from './layers/auth.js';
 import { confineLayer } from './layers/confine.js';
 import { dangerousLayer } from './layers/dangerous.js';
 import { dryRunLayer } from './layers/dry-run.js';
+import { indicatorLayer } from './layers/indicator.js';
 import { journalLayer } from './layers/journal.js';
 import { layerGuard } from './layers/layer.js';
 import { lockLayer } from './layers/lock.js';
@@ -27,6 +28,7 @@ export const ALL_LAYERS: TrustLayer[] = [
   layerGuard,
   dangerousLayer,
   markLayer,
+  indicatorLayer,
   agentInputLayer,
   dryRunLayer,
 ];

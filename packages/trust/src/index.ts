@@ -15,6 +15,7 @@ export { dangerousLayer, dangerousMatch, dangerousWords } from './layers/dangero
 export { markLayer, installMarkRule, OWNED_TAG } from './layers/mark.js';
 export { dryRunLayer } from './layers/dry-run.js';
 export { presenceLayer, agentInputLayer } from './layers/presence.js';
+export { indicatorLayer, indicatorLabel, indicatorAct, LABEL_MAX } from './layers/indicator.js';
 export { SeatPresence, IDLE_GRANULARITY_MS, IDLE_SLACK_MS, type IdleSource, type IdleSink, type SeatPresenceOptions } from './presence/seat-presence.js';
 export { TakeoverTracker, lastUncovered, type TakeoverTrackerOptions } from './presence/takeover-tracker.js';
 export { controlPath, readControl, writeControl, type ControlRecord } from './presence/control-file.js';

@@ -5,3 +5,4 @@ export * from './input/index.js';
 export * from './capture/index.js';
 export { waylandPlugin } from './plugin.js';
 export * from './seat/index.js';
+export * from './indicator/index.js';

@@ -106,6 +106,8 @@ export const ENV_VARS: EnvVarSpec[] = [
   { name: 'HYPRUSE_JOURNAL_MAX_BYTES', path: 'journal.maxBytes', accepted: 'whole number of bytes (0 = never rotate)', description: 'Journal rotation size.', parse: int('HYPRUSE_JOURNAL_MAX_BYTES', 0) },
   { name: 'HYPRUSE_DRYRUN', path: 'dryRun', accepted: '1/true/yes/on | 0/false/no/off', description: 'Rehearse: deliver nothing.', parse: bool('HYPRUSE_DRYRUN') },
   { name: 'HYPRUSE_TAKEOVER_MS', path: 'takeoverMs', accepted: 'whole number of ms, 0 = off', description: 'Takeover pause window.', parse: int('HYPRUSE_TAKEOVER_MS', 0) },
+  { name: 'HYPRUSE_INDICATOR', path: 'indicator', accepted: '1/true/yes/on | 0/false/no/off', description: 'On-screen indicator while acting.', parse: bool('HYPRUSE_INDICATOR') },
+  { name: 'HYPRUSE_INDICATOR_HOLD_MS', path: 'indicatorHoldMs', accepted: 'whole number of ms', description: 'How long the indicator stays after the last action.', parse: int('HYPRUSE_INDICATOR_HOLD_MS', 0) },
   { name: 'HYPRUSE_STOP_CHORD', path: 'stopChord', accepted: 'a key combination (super+alt+Escape) or off', description: 'The stop chord.', parse: (r) => r.trim() || 'off' },
   { name: 'HYPRUSE_MONITOR', path: 'monitor.serve', accepted: '1/true/yes/on | 0/false/no/off', description: 'The MCP server also serves the monitor page.', parse: bool('HYPRUSE_MONITOR') },
   { name: 'HYPRUSE_KEYBOARD', path: 'input.keyboard', accepted: 'auto | wire | wtype', description: 'Keyboard delivery path.', parse: oneOf('HYPRUSE_KEYBOARD', ['auto', 'wire', 'wtype']) },

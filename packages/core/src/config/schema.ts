@@ -61,6 +61,17 @@ export const ConfigSchema = z
       .string()
       .default('super+alt+Escape')
       .describe('Key combination bound in the compositor that stops hypruse until the agent calls resume; "off" = none. Env: HYPRUSE_STOP_CHORD.'),
+    indicator: z
+      .boolean()
+      .default(true)
+      .describe('On-screen indicator while the MCP server acts: an edge glow, a label saying what the agent does and a ring at each pointer target, on click-through layer-shell surfaces that are hidden before every capture; false = never shown. Env: HYPRUSE_INDICATOR.'),
+    indicatorHoldMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(60000)
+      .default(2500)
+      .describe('How long the on-screen indicator stays after the last action before it fades (ms). Env: HYPRUSE_INDICATOR_HOLD_MS.'),
     monitor: z
       .object({
         serve: z.boolean().default(false).describe('The MCP server also serves the monitor page (127.0.0.1, a random port, behind a random token printed once on stderr): the live desktop, the journal feed, the stop/pause state with Pause, Resume and Stop. `hypruse monitor` serves it on its own. Env: HYPRUSE_MONITOR.'),

@@ -59,6 +59,7 @@ export const TRUST_ORDER = {
   layer: 70,
   dangerous: 75,
   mark: 80,
+  indicator: 83,
   'agent-input': 85,
   'dry-run': 90,
 } as const;

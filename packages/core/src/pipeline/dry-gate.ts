@@ -7,6 +7,7 @@ import type { Clipboard } from '../contracts/clipboard.js';
 import type { Compositor } from '../contracts/compositor.js';
 import type { Input } from '../contracts/input.js';
 import type { Presence } from '../contracts/presence.js';
+import type { Indicator } from '../contracts/indicator.js';
 
 /** The method names of a contract. */
 export type ContractMethods<T> = { [K in keyof T]-?: NonNullable<T[K]> extends (...a: never[]) => unknown ? K : never }[keyof T] & string;
@@ -43,6 +44,8 @@ export const DRY_RUN_ALLOWED: ReadonlyMap<symbol, ReadonlySet<string>> = new Map
     Tokens.Presence,
     observing<Presence>({ verdict: true, current: true, onChange: true, takeover: true, chord: true, agentInput: false, stop: false, pause: false, resume: false, dispose: false }),
   ],
+  // hiding before a capture is part of observing; showing what the agent does is not
+  [Tokens.Indicator, observing<Indicator>({ hideForCapture: true, probe: true, acting: false, idle: false, dispose: false })],
   [Tokens.Capture, observing<Capture>({ describe: true, capture: true, dispose: false })],
   [Tokens.Imaging, observing<Imaging>({ encode: true, crop: true, drawMarks: true, raw: true })],
   [

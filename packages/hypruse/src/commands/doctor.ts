@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:f
 import { delimiter, join } from 'node:path';
 import {
   HypruseError, TIME_SCALE_VAR, Tokens, UsageError, parseCombo, runtimeDir, scaledMs, timeScale, toHypruseError,
-  type Accessibility, type Capture, type CaptureTarget, type Clipboard, type Desktop, type HypruseConfig, type Input,
+  type Accessibility, type Capture, type CaptureTarget, type Clipboard, type Desktop, type HypruseConfig, type Indicator, type Input,
 } from '@hypruse/core';
 import { HyprlandCompositor } from '@hypruse/compositor-hyprland';
 import { IdleNotify, POINTER_MANAGER, WaylandConnection, WirePointer, koffiVersion, waylandSocketPath } from '@hypruse/wayland';
@@ -398,6 +398,17 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
         const servers = readBeacons(env).live.filter((b) => b.mode.source === 'mcp').map((b) => b.pid);
         const server = servers.length ? `the MCP server (pid ${servers.join(', ')}) binds it while it runs` : 'bound by the MCP server while it runs (none running now)';
         return `${spec} in ${s.compositor.displayName}: ${server}; ${state}`;
+      },
+    },
+    {
+      name: 'indicator',
+      fix: 'the on-screen indicator needs zwlr_layer_shell_v1 and wl_shm with fd passing from the compositor; set indicator: false (HYPRUSE_INDICATOR=0) to turn it off',
+      async run(signal) {
+        const s = needSession(ctx);
+        const r = await s.services.get<Indicator>(Tokens.Indicator).probe(signal);
+        if (!s.config.indicator) return `off (indicator: false); ${r.possible ? 'indicator possible' : `indicator not possible: ${r.detail}`}`;
+        if (!r.possible) throw new HypruseError('unsupported.capability', `indicator not possible: ${r.detail}`);
+        return `indicator possible: ${r.detail}; the MCP server shows it while it acts and hides it before every capture`;
       },
     },
     {

@@ -1,5 +1,5 @@
 import {
-  COORDS_HINT, HypruseError, Tokens, rectTuple, result, round6, runtimeDir, saveShot, stableCapture, type CaptureTarget, type Frame, type Window,
+  COORDS_HINT, HypruseError, Tokens, rectTuple, result, round6, runtimeDir, saveShot, stableCapture, withIndicatorHidden, type CaptureTarget, type Frame, type Window,
   type ImageMeta, type ToolContext, type ToolResult,
 } from '@hypruse/core';
 
@@ -27,8 +27,11 @@ export function toplevelIdOf(w: Window): { toplevelId?: string } {
 /** Capture; with `stable`, re-capture every 150 ms (≤2 s) until two frames are pixel-identical. */
 export async function captureFrame(ctx: ToolContext, target: CaptureTarget, stable: boolean): Promise<{ frame: Frame; stable?: boolean }> {
   const capture = ctx.services.get(Tokens.Capture);
-  if (!stable) return { frame: await capture.capture(target, ctx.signal) };
-  return stableCapture(capture, ctx.services.get(Tokens.Imaging), target, { signal: ctx.signal });
+  // the on-screen indicator is unmapped (and the compositor confirmed it) before the first pixel is read
+  return withIndicatorHidden(ctx.services, ctx.signal, async () => {
+    if (!stable) return { frame: await capture.capture(target, ctx.signal) };
+    return stableCapture(capture, ctx.services.get(Tokens.Imaging), target, { signal: ctx.signal });
+  });
 }
 
 export interface DeliverOptions {

@@ -9,7 +9,7 @@ type SharpFactory = (input?: Buffer, options?: SharpOptions) => Sharp;
 let sharpModule: Promise<SharpFactory> | undefined;
 
 /** sharp is heavy (libvips): imported on first use only, so CLI start stays fast. */
-function loadSharp(): Promise<SharpFactory> {
+export function loadSharp(): Promise<SharpFactory> {
   if (!sharpModule) {
     sharpModule = import('sharp').then(
       (m) => (m.default ?? m) as unknown as SharpFactory,
