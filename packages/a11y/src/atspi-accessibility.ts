@@ -98,6 +98,12 @@ export class AtspiAccessibility implements Accessibility {
     const label = window.class || window.title || (window.pid !== null ? `pid ${window.pid}` : 'the window');
     const apps = await withDeadline(this.timeoutMs, 'the accessibility registry', opts.signal, (d) => this.registry(d));
     const byPid = window.pid !== null ? apps.filter((a) => a.pid === window.pid) : [];
+    // the application's cache is asked beside the window lookup (under its own ceiling), not after it
+    const prefetch =
+      this.useCache && byPid.length === 1
+        ? withDeadline(this.timeoutMs, label, opts.signal, (d) => this.reader.cacheItems(byPid[0].ref, d))
+        : undefined;
+    prefetch?.catch(() => undefined);
 
     const inApp = byPid.length > 0 ? await this.findWindowInApps(byPid, window, label, opts.signal) : null;
     if (inApp === 'no_windows') {
@@ -122,7 +128,8 @@ export class AtspiAccessibility implements Accessibility {
     const tree = await withDeadline(this.timeoutMs, appLabel, opts.signal, async (d) => {
       if (this.useCache) {
         try {
-          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter) });
+          const items = prefetch && app.ref.bus === byPid[0].ref.bus ? prefetch : undefined;
+          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), items });
           if (cached && isSkeleton(cached.root)) {
             // a skeleton judgement needs every click action: read the details the cached read skipped
             const rest: RawNode[] = [];

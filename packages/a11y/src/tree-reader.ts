@@ -222,8 +222,13 @@ export class TreeReader {
    * pipelined batch. Resolves undefined when the application has no usable cache (no interface,
    * an empty one, the window not in it): the caller walks instead.
    */
-  async readTreeCached(app: NodeRef, frame: NodeRef, deadline: Deadline, opts: TreeReadOptions & { wanted?: (n: RawNode) => boolean }): Promise<TreeReadResult | null | undefined> {
-    const items = await this.cacheItems(app, deadline);
+  async readTreeCached(
+    app: NodeRef,
+    frame: NodeRef,
+    deadline: Deadline,
+    opts: TreeReadOptions & { wanted?: (n: RawNode) => boolean; items?: Promise<CacheItems | null> },
+  ): Promise<TreeReadResult | null | undefined> {
+    const items = await (opts.items ?? this.cacheItems(app, deadline));
     const frameItem = items?.get(frame.path);
     if (!items || !frameItem || frameItem.ref.bus !== frame.bus) return undefined;
     const kids = new Map<string, CacheItem[]>();
@@ -330,7 +335,7 @@ export class TreeReader {
    * publishes /org/a11y/atspi/cache only once a client asked it for its bus address (what screen
    * readers do first), so that is asked once per application.
    */
-  private async cacheItems(app: NodeRef, deadline: Deadline): Promise<Map<string, CacheItem> | null> {
+  async cacheItems(app: NodeRef, deadline: Deadline): Promise<CacheItems | null> {
     let activated = this.activated.get(app.bus);
     if (!activated) {
       activated = this.bus
@@ -417,6 +422,9 @@ function firstInTreeOrder(root: RawNode, level: RawNode[], pred: (n: RawNode) =>
   }
   return undefined;
 }
+
+/** An application's cached objects by object path. */
+export type CacheItems = Map<string, CacheItem>;
 
 /** One object of org.a11y.atspi.Cache.GetItems. */
 interface CacheItem {
