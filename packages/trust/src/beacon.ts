@@ -143,13 +143,34 @@ export class BeaconWriter {
 
   constructor(readonly path: string = beaconPath()) {}
 
+  /** The newest state not yet written: a burst of calls writes only its latest state. */
+  private pending: Beacon | null = null;
+  private dirMade = false;
+
   private write(b: Beacon): void {
     const tmp = `${this.path}.${process.pid}.tmp`;
     this.hookExit();
+    const queued = this.pending !== null;
+    this.pending = b;
+    if (queued) return;
     this.queue = this.queue
       .then(async () => {
-        await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-        await writeFile(tmp, `${JSON.stringify(b)}\n`, { mode: 0o600 });
+        const next = this.pending;
+        this.pending = null;
+        if (!next) return;
+        const text = `${JSON.stringify(next)}\n`;
+        if (!this.dirMade) {
+          await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+          this.dirMade = true;
+        }
+        try {
+          await writeFile(tmp, text, { mode: 0o600 });
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+          // the directory went away (a cleaned runtime dir): make it again once
+          await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+          await writeFile(tmp, text, { mode: 0o600 });
+        }
         await rename(tmp, this.path);
       })
       .catch((err: Error) => {
