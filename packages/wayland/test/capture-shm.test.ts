@@ -33,6 +33,25 @@ describe('shmToRgb', () => {
     expect([...shmToRgb(buf, 2, 1, 8, SHM_FORMAT.XBGR8888, false)]).toEqual([1, 2, 3, 4, 5, 6]);
     expect(channelOffsets(SHM_FORMAT.ABGR8888)).toEqual([0, 1, 2]);
   });
+  it('the four-pixels-at-a-time path (width a multiple of 4) gives what the byte path gives, both formats, both orientations', () => {
+    const width = 8;
+    const height = 3;
+    const stride = width * 4 + 16;
+    const buf = Buffer.alloc(stride * height);
+    for (let i = 0; i < buf.length; i++) buf[i] = (i * 37 + 11) & 255;
+    // the same bytes one byte further on are unaligned, which forces the byte path
+    const shifted = Buffer.alloc(buf.length + 1).subarray(1);
+    buf.copy(shifted);
+    for (const format of [SHM_FORMAT.XRGB8888, SHM_FORMAT.XBGR8888]) {
+      for (const yInvert of [false, true]) {
+        const fast = shmToRgb(buf, width, height, stride, format, yInvert);
+        expect([...fast]).toEqual([...shmToRgb(shifted, width, height, stride, format, yInvert)]);
+        const [r, g, b] = channelOffsets(format)!;
+        const sy = yInvert ? height - 1 : 0;
+        expect([...fast.subarray(0, 3)]).toEqual([buf[sy * stride + r], buf[sy * stride + g], buf[sy * stride + b]]);
+      }
+    }
+  });
   it('refuses formats it does not know', () => {
     expect(channelOffsets(0x30335241)).toBeNull(); // ARGB2101010
     expect(() => shmToRgb(Buffer.alloc(4), 1, 1, 4, 0x30335241, false)).toThrow(/unsupported wl_shm format/);
