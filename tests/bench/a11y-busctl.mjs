@@ -33,6 +33,14 @@ export async function appBusName(address, pid) {
   throw new Error(`no accessible app with pid ${pid}`);
 }
 
+/**
+ * GTK 3's bridge (at-spi2-atk) publishes /org/a11y/atspi/cache only once a client asked the app for
+ * its bus address, as screen readers do first (and hypruse's reader does): ask it once before timing GetItems.
+ */
+export async function busctlActivateCache(address, bus) {
+  await run('busctl', [`--address=${address}`, 'call', bus, '/org/a11y/atspi/accessible/root', 'org.a11y.atspi.Application', 'GetApplicationBusAddress'], { timeout: 10000 });
+}
+
 /** One `busctl` process calling org.a11y.atspi.Cache.GetItems on the app: the floor of reading a tree. Returns the item count. */
 export async function busctlGetItems(address, bus) {
   const { stdout } = await run('busctl', ['--json=short', `--address=${address}`, 'call', bus, '/org/a11y/atspi/cache', 'org.a11y.atspi.Cache', 'GetItems'], { timeout: 10000, maxBuffer: 1 << 26 });

@@ -24,7 +24,7 @@ import { createSession, type Session } from 'hypruse';
 import { desktopEnv, launchFixture, resetDesktop, swayNodes, type DesktopEnv } from '../support/desktop.js';
 import { BIN } from '../support/server.js';
 // @ts-expect-error plain ESM script without types
-import { a11yBusAddress, appBusName, busctlGetItems, busctlWalk } from './a11y-busctl.mjs';
+import { a11yBusAddress, appBusName, busctlActivateCache, busctlGetItems, busctlWalk } from './a11y-busctl.mjs';
 import { measurePair, sleep, type Stats } from './lib/measure.js';
 import { machine, ratio, table, type Row } from './lib/report.js';
 import { spawnServer } from './lib/stdio.js';
@@ -54,7 +54,9 @@ if (!desk) {
   process.exit(1);
 }
 const deskEnv: DesktopEnv = desk;
-const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: 'C.UTF-8' };
+// HYPRUSE_TAKEOVER_MS=0: the bench is the only one on its private seat, and under load its own input can arrive
+// late enough to look like a person's (the takeover pause is not what is measured here)
+const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: 'C.UTF-8', HYPRUSE_TAKEOVER_MS: '0' };
 const sessionEnv = { ...baseEnv, ...deskEnv };
 // Some backends read process.env rather than the session's env (the a11y plugin, the screenshot file
 // directory): give this process the desktop's variables too, as an MCP host's environment would.
@@ -171,6 +173,7 @@ await row(
 // ---------------------------------------------------------------- accessibility
 const a11yAddress = (await a11yBusAddress({ ...process.env, ...deskEnv })) as string;
 const wfBus = (await appBusName(a11yAddress, wf.pid)) as string;
+await busctlActivateCache(a11yAddress, wfBus);
 let cached = 0;
 let uiCount = 0;
 const uiRow = await row(
@@ -229,11 +232,13 @@ await row(
   { runs: RUNS },
 );
 const TEXT = 'abcdefghij0123456789';
-await call(session, 'wm', { action: 'focus_window', target: entryAddr });
+// the clicks above went to a blank spot of the dialog: put the keyboard focus in its text field (named by its label)
+const field = await call(session, 'click_ui', { name: 'Name?', window: entryAddr });
+if (!String(field.text[0]).startsWith('clicked')) throw new Error(`could not focus the zenity field: ${field.text[0]}`);
 await row(
   { group: 'input', path: '`keyboard` type 20 chars into the zenity field (focused)', baseline: { name: 'wtype (one spawn, unverified)', stats: null }, note: 'includes reading the field back over AT-SPI to verify' },
   async () => {
-    const r = await call(session, 'keyboard', { action: 'type', text: TEXT });
+    const r = await call(session, 'keyboard', { action: 'type', text: TEXT, window: entryAddr });
     if (r.data?.verified !== true) throw new Error(`typing was not verified: ${r.text[0]}`);
   },
   () => run('wtype', [TEXT], { env: { ...process.env, ...deskEnv }, timeout: 10000 }),
