@@ -15,6 +15,7 @@ export default defineConfig({
   strict: false,                    // refuse when you moved the cursor/focus since hypruse looked
   mark: false,                      // tag and border windows hypruse launched (Hyprland)
   journal: { path: null, text: false },
+  monitor: { serve: false, fps: 3 }, // serve: the MCP server also serves the monitor page (address printed once on stderr)
   dangerous: { extra: ['Transfer', 'Wipe'] },
   policy: { 'org.keepassxc.KeePassXC': 'view' },
   plugins: [],                      // e.g. ['hypruse-plugin-river', './my-plugin.ts']

@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killFixture, launchFixture, requireDesktop, swaymsg, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
+import { killFixture, requireDesktop, swaymsg, waitFor } from '../support/desktop.js';
 import { BIN, startServer, type Server } from '../support/server.js';
-import { zenityAnswer } from '../support/tools.js';
+import { interruptiblePlan, launchFocusedEntry, zenityAnswer } from '../support/tools.js';
 
 const desk = await requireDesktop();
 
@@ -90,11 +90,6 @@ function differing(a: { data: Buffer }, b: { data: Buffer }): number {
   return bad / (a.data.length / 3);
 }
 
-async function launchFocused(): Promise<LaunchedFixture & { address: string }> {
-  const app = await launchFixture('zenity-entry', { workspace: '1' });
-  await waitFor(async () => (await swayNodes()).find((n) => n.id === app.conId)?.focused, 10000, 'zenity focused');
-  return { ...app, address: String(app.conId) };
-}
 
 describe.skipIf(!desk || !CHROMIUM)('the monitor page in headless Chromium', () => {
   let server: Server;
@@ -144,7 +139,7 @@ describe.skipIf(!desk || !CHROMIUM)('the monitor page in headless Chromium', () 
     }
     // and it is live: a new window shows up in a newer frame
     const before = await page.evaluate(() => Number((globalThis as unknown as BrowserGlobals).document.querySelector('img[data-output="HEADLESS-1"]')!.dataset.version));
-    const app = await launchFocused();
+    const app = await launchFocusedEntry();
     apps.push(app.pid);
     await waitFor(async () => {
       const seen = await pageRgb(page, 'HEADLESS-1');
@@ -153,17 +148,10 @@ describe.skipIf(!desk || !CHROMIUM)('the monitor page in headless Chromium', () 
   });
 
   it('Stop on the page ends a running plan as interrupted, later input is refused, and nothing more reaches the app', async () => {
-    const app = await launchFocused();
+    const app = await launchFocusedEntry();
     apps.push(app.pid);
     const since = records().length;
-    const plan = server.call('sequence', {
-      steps: [
-        { op: 'keyboard', action: 'type', text: 'one', window: app.address },
-        { op: 'wait_for', event: 'workspace', match: '3', timeout_s: 30 },
-        { op: 'keyboard', action: 'type', text: 'two', window: app.address },
-      ],
-      then: 'none',
-    });
+    const plan = server.call('sequence', interruptiblePlan(app.address));
     await waitFor(() => records().slice(since).some((r) => r.tool === 'keyboard' && r.parent !== undefined && r.outcome), 20000, 'the plan\'s first step in the journal');
     await page.click('#stop');
     await waitFor(() => controlState() === 'stopped', 5000, 'the stop in the shared control file');
@@ -280,6 +268,14 @@ describe.skipIf(!desk)('hypruse monitor (the verb)', () => {
       expect(b.mode.source).toBe('monitor');
       expect(b.monitor).toBe(`${new URL(url).origin}/`);
       expect(JSON.stringify(b)).not.toContain(new URL(url).pathname.split('/')[1]); // the token is never stored
+      // doctor names the running page (without the token)
+      const doctor = await new Promise<string>((resolve) => {
+        execFile(process.execPath, [BIN, 'doctor', '--json'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...desk!.env, HYPRUSE_CONFIG: CONFIG }, timeout: 30000 }, (_e, stdout) => resolve(String(stdout)));
+      });
+      const line = (JSON.parse(doctor).checks as Array<{ name: string; ok: boolean; detail: string }>).find((c) => c.name === 'monitor')!;
+      expect(line.ok).toBe(true);
+      expect(line.detail).toContain(`${new URL(url).origin}/ (hypruse monitor, pid ${child.pid})`);
+      expect(line.detail).not.toContain(new URL(url).pathname.split('/')[1]);
       const host = { Host: new URL(url).host, 'content-type': 'application/json' };
       const p = await http(`${url}control`, { method: 'POST', headers: host, body: '{"action":"pause"}' });
       expect(p.status).toBe(200);

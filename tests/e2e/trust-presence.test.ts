@@ -15,9 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaledMs } from '@hypruse/core';
 import { IDLE_GRANULARITY_MS, IDLE_SLACK_MS } from '@hypruse/trust';
 import { WaylandInput } from '@hypruse/wayland';
-import { killFixture, launchFixture, requireDesktop, swaymsg, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
+import { killFixture, requireDesktop, swaymsg, waitFor } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
-import { zenityAnswer } from '../support/tools.js';
+import { interruptiblePlan, launchFocusedEntry, zenityAnswer } from '../support/tools.js';
 
 const desk = await requireDesktop();
 
@@ -79,11 +79,6 @@ async function bindingEvents(): Promise<{ commands: string[]; stop(): void }> {
   return { commands, stop: () => sock.destroy() };
 }
 
-async function launchFocused(): Promise<LaunchedFixture & { address: string }> {
-  const app = await launchFixture('zenity-entry', { workspace: '1' });
-  await waitFor(async () => (await swayNodes()).find((n) => n.id === app.conId)?.focused, 10000, 'zenity focused');
-  return { ...app, address: String(app.conId) };
-}
 
 /** Retry a call while it is refused as a takeover pause (the person has left the seat; the retry time comes from the refusal). */
 async function whenUnpaused(server: Server, tool: string, args: Record<string, unknown>) {
@@ -134,7 +129,7 @@ describe.skipIf(!desk)('takeover pause and the stop chord on the real desktop', 
   }
 
   it('refuses typing while the person moves the pointer (paused, retryable, nothing sent), then types once they stop', async () => {
-    const app = await launchFocused();
+    const app = await launchFocusedEntry();
     apps.push(app.pid);
     await personMoves();
     const r = await server.call('keyboard', { action: 'type', text: 'intruder', window: app.address });
@@ -150,17 +145,10 @@ describe.skipIf(!desk)('takeover pause and the stop chord on the real desktop', 
   });
 
   it('interrupts a running plan mid-way when the person takes the pointer back', async () => {
-    const app = await launchFocused();
+    const app = await launchFocusedEntry();
     apps.push(app.pid);
     const since = records().length;
-    const plan = server.call('sequence', {
-      steps: [
-        { op: 'keyboard', action: 'type', text: 'one', window: app.address },
-        { op: 'wait_for', event: 'workspace', match: '3', timeout_s: 30 },
-        { op: 'keyboard', action: 'type', text: 'two', window: app.address },
-      ],
-      then: 'none',
-    });
+    const plan = server.call('sequence', interruptiblePlan(app.address));
     await stepDone(since);
     await personMoves();
     // end the plan's wait (step 2) now that the person has moved: step 3 then meets the person
@@ -175,19 +163,12 @@ describe.skipIf(!desk)('takeover pause and the stop chord on the real desktop', 
   });
 
   it('the stop chord, pressed on a separate virtual keyboard, stops a plan and every later acting call until resume', async () => {
-    const app = await launchFocused();
+    const app = await launchFocusedEntry();
     apps.push(app.pid);
     const events = await bindingEvents();
     try {
       const since = records().length;
-      const plan = server.call('sequence', {
-        steps: [
-          { op: 'keyboard', action: 'type', text: 'one', window: app.address },
-          { op: 'wait_for', event: 'workspace', match: '3', timeout_s: 30 },
-          { op: 'keyboard', action: 'type', text: 'two', window: app.address },
-        ],
-        then: 'none',
-      });
+      const plan = server.call('sequence', interruptiblePlan(app.address));
       await stepDone(since);
       await wtype(['-M', 'logo', '-M', 'alt', '-k', 'Escape', '-m', 'alt', '-m', 'logo']);
       await waitFor(() => events.commands.includes('nop hypruse-stop'), 5000, 'sway\'s binding event for the chord');

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { killFixture, swayNodes, waitFor, type LaunchedFixture } from './desktop.js';
+import { killFixture, launchFixture, swayNodes, waitFor, type LaunchedFixture } from './desktop.js';
 import type { Server } from './server.js';
 
 /** A `ui` element as the tool returns it. */
@@ -93,4 +93,27 @@ export function entryLauncher(): { script: string; command(out: string, title: s
   const script = join(dir, 'entry.sh');
   writeFileSync(script, '#!/bin/sh\nout=$1\nshift\nexec zenity --entry "$@" > "$out"\n', { mode: 0o755 });
   return { script, command: (out, title) => `${script} ${out} --title="${title}" --text="Name?"` };
+}
+
+/** A zenity entry on workspace 1, focused (sway says so), addressed as the tools address it. */
+export async function launchFocusedEntry(): Promise<LaunchedFixture & { address: string }> {
+  const app = await launchFixture('zenity-entry', { workspace: '1' });
+  await waitFor(async () => (await swayNodes()).find((n) => n.id === app.conId)?.focused, 10000, 'zenity focused');
+  return { ...app, address: String(app.conId) };
+}
+
+/**
+ * A three-step plan that types `one`, waits (up to 30 s) for workspace 3,
+ * then types `two`: the person stops or takes over during the wait; the
+ * field then holds only `one`.
+ */
+export function interruptiblePlan(address: string): Record<string, unknown> {
+  return {
+    steps: [
+      { op: 'keyboard', action: 'type', text: 'one', window: address },
+      { op: 'wait_for', event: 'workspace', match: '3', timeout_s: 30 },
+      { op: 'keyboard', action: 'type', text: 'two', window: address },
+    ],
+    then: 'none',
+  };
 }
