@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { HypruseError } from '../errors.js';
 import { LaunchMatcher, LAUNCH_TOKEN_VAR, newLaunchToken } from './launch-match.js';
 import type { ProcessTable } from './proc.js';
@@ -16,8 +15,10 @@ export type Spawner = (command: string, env: NodeJS.ProcessEnv) => Promise<Spawn
  * Run `command` with `/bin/sh -c` in its own session (setsid: the child leads
  * its session and process group), with no stdio and not waited for.
  */
-export const spawnDetached: Spawner = (command, env) =>
-  new Promise<SpawnedProcess>((resolve, reject) => {
+export const spawnDetached: Spawner = async (command, env) => {
+  // loaded here, not at import: a verb that never launches (or stops at a usage error) skips node:child_process
+  const { spawn } = await import('node:child_process');
+  return new Promise<SpawnedProcess>((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', command], { detached: true, stdio: 'ignore', env });
     let code: number | null | undefined;
     child.once('exit', (c, signal) => {
@@ -36,6 +37,7 @@ export const spawnDetached: Spawner = (command, env) =>
       resolve({ pid: child.pid!, exitCode: () => code });
     });
   });
+};
 
 export interface StartedLaunch {
   child: SpawnedProcess;
