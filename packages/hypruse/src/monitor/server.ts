@@ -243,7 +243,7 @@ export class MonitorServer {
     res.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify(hello)}\n\n`);
     this.clients.add(res);
     this.frames?.start();
-    req.on('close', () => {
+    res.on('close', () => {
       this.clients.delete(res);
       if (!this.clients.size) void this.frames?.stop();
     });
