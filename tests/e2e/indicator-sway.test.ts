@@ -128,9 +128,11 @@ describe.skipIf(!desk)('on-screen indicator on sway', () => {
 
 describe.skipIf(!desk)('the indicator is no input and fades on its own', () => {
   let server: Server;
+  let stderr = '';
   beforeAll(async () => {
     // the takeover pause on (the default): the indicator's surfaces must not count as the person
-    server = await startServer(desk!.env);
+    server = await startServer(desk!.env, { HYPRUSE_LOG: 'debug' });
+    server.transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
   }, 60000);
   afterAll(async () => {
     await server?.close();
@@ -144,7 +146,9 @@ describe.skipIf(!desk)('the indicator is no input and fades on its own', () => {
     const target = { x: Math.round(entry.rect.x + entry.rect.width / 2), y: Math.round(entry.rect.y + entry.rect.height / 2) };
     const moved = await server.call('pointer', { action: 'move', x: target.x, y: target.y });
     expect(moved.isError, moved.text.join('\n')).toBe(false);
-    await waitFor(async () => ringAt(await grimMonitor(), target.x, target.y), 15000, 'the ring in grim\'s capture');
+    await waitFor(async () => ringAt(await grimMonitor(), target.x, target.y), 15000, 'the ring in grim\'s capture').catch((e: Error) => {
+      throw new Error(`${e.message}; the server said: ${stderr.slice(-2000)}`);
+    });
     expect(await focusedId()).toBe(before);
 
     // acting while it shows: not refused as the person's input, and the keys reach the focused entry

@@ -8,6 +8,7 @@
  * detector never hears it. Every request runs on one queue, so a hide before
  * a capture is ordered after any drawing in flight.
  */
+import { existsSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +108,7 @@ export class LayerShellIndicator implements Indicator {
   private timer: NodeJS.Timeout | null = null;
   private disposed = false;
   private lastWarning = '';
+  private retries = 0;
 
   constructor(opts: LayerShellIndicatorOptions) {
     this.env = opts.env;
@@ -205,7 +207,9 @@ export class LayerShellIndicator implements Indicator {
   async probe(signal?: AbortSignal): Promise<IndicatorReport> {
     let conn: WaylandConnection;
     try {
-      conn = await WaylandConnection.connect({ path: waylandSocketPath(this.env, runtimeDir(this.env)), wantFds: true, timeoutMs: this.timeoutMs, signal });
+      const path = waylandSocketPath(this.env, runtimeDir(this.env));
+      if (!existsSync(path)) return { possible: false, detail: `no Wayland display at ${path} (the surfaces are drawn by the compositor's Wayland server, whatever its IPC)` };
+      conn = await WaylandConnection.connect({ path, wantFds: true, timeoutMs: this.timeoutMs, signal });
     } catch (e) {
       return { possible: false, detail: `no Wayland connection: ${toHypruseError(e).message}` };
     }
@@ -237,7 +241,9 @@ export class LayerShellIndicator implements Indicator {
   private schedule(): void {
     if (this.disposed || this.blocked) return;
     if (this.phase === 'off' && !this.session) return;
-    void this.enqueue(() => this.apply()).catch((e: unknown) => {
+    void this.enqueue(() => this.apply()).then(() => {
+      this.retries = 0;
+    }, (e: unknown) => {
       const err = toHypruseError(e);
       if (err.data?.permanent) this.blocked = err.message;
       const line = err.data?.permanent ? `on-screen indicator not possible: ${err.message}` : `on-screen indicator failed: ${err.message}; it reconnects on the next action`;
@@ -245,6 +251,11 @@ export class LayerShellIndicator implements Indicator {
       if (line !== this.lastWarning) this.logger?.warn(line);
       this.lastWarning = line;
       this.drop();
+      // still meant to show (a slow compositor missed a ceiling): one more try a moment later, not a loop
+      if (!this.blocked && this.phase !== 'off' && this.retries < 2) {
+        this.retries++;
+        setTimeout(() => this.schedule(), 1000).unref();
+      }
     });
   }
 
