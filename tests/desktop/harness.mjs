@@ -43,6 +43,10 @@ const FIXTURES = {
   'zenity-entry': { cmd: 'zenity', args: ['--entry', '--title=hypruse entry', '--text=Name?'] },
   'zenity-question': { cmd: 'zenity', args: ['--question', '--title=hypruse question', '--text=Proceed?'] },
   'widget-factory': { cmd: 'gtk3-widget-factory', args: [] },
+  // a form of two unnamed fields labelled First and Last; OK prints "first|last"
+  'zenity-forms': { cmd: 'zenity', args: ['--forms', '--title=hypruse form', '--text=Who?', '--add-entry=First', '--add-entry=Last'] },
+  // its own process (no D-Bus single instance), so its window has the launched pid
+  mousepad: { cmd: 'mousepad', args: ['--disable-server'] },
   foot: { cmd: 'foot', args: [] },
   // one big button printing a line per registered click; `-- gtk3|gtk4|qt5` picks the toolkit
   'click-counter': { cmd: '/usr/bin/python3', args: [join(dirname(fileURLToPath(import.meta.url)), 'click-counter.py')] },

@@ -14,7 +14,7 @@ import { ANNOTATIONS, hints } from '../support/annotations.js';
 
 process.env.XDG_RUNTIME_DIR = mkdtempSync(join(tmpdir(), 'hypruse-mcp-'));
 
-const EXPECTED_TOOLS = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'binds', 'wait_for', 'click_ui', 'pointer', 'keyboard', 'wm', 'launch', 'use_bind', 'sequence', 'resume'];
+const EXPECTED_TOOLS = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'binds', 'wait_for', 'click_ui', 'act', 'menu', 'file_dialog', 'pointer', 'keyboard', 'wm', 'launch', 'use_bind', 'sequence', 'resume'];
 const OBSERVE = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'binds', 'wait_for'];
 
 
@@ -121,7 +121,7 @@ describe('MCP adapter over a real client', () => {
     const { client } = await connect({ readonly: true, clipboard: true });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(OBSERVE);
-    const acting = /\b(click_ui|pointer|keyboard|use_bind|sequence|launch|clipboard)\b/;
+    const acting = /\b(click_ui|file_dialog|pointer|keyboard|use_bind|sequence|launch|clipboard)\b/;
     for (const t of tools) expect(t.description ?? '').not.toMatch(acting);
     expect(client.getInstructions() ?? '').not.toMatch(acting);
   });

@@ -1,11 +1,13 @@
 import {
   NotFoundError, UsageError, scaledMs, throwIfAborted,
-  type A11yElement, type A11yReadOptions, type A11yReadResult, type A11yWindowQuery, type Accessibility, type Logger,
+  type A11yElement, type A11yOption, type A11yReadOptions, type A11yReadResult, type A11yWindowQuery, type Accessibility, type Logger,
 } from '@hypruse/core';
 import { AtspiBus, isGoneError, isMissingInterfaceError } from './atspi-bus.js';
 import { ATSPI_REGISTRY, ATSPI_ROOT_PATH, IFACE } from './atspi-constants.js';
 import { Deadline, withDeadline } from './deadline.js';
 import { collectElements, isSkeleton, mayBeListed, toElement } from './elements.js';
+import { ElementOps } from './element-ops.js';
+import { placePopupItems } from './popup-extents.js';
 import { TreeReader, type NodeRef, type RawNode } from './tree-reader.js';
 import { hasWindowTitled, pickWindow } from './window-matcher.js';
 
@@ -41,6 +43,7 @@ const FALLBACK_HINT = 'Use screenshot + zoom instead.';
 export class AtspiAccessibility implements Accessibility {
   private readonly bus: AtspiBus;
   private readonly reader: TreeReader;
+  private readonly ops: ElementOps;
   private readonly baseTimeoutMs: number;
   private readonly maxNodes: number;
   private readonly useCache: boolean;
@@ -60,6 +63,7 @@ export class AtspiAccessibility implements Accessibility {
     this.logger = opts.logger;
     this.bus = new AtspiBus(opts.env, opts.logger);
     this.reader = new TreeReader(this.bus);
+    this.ops = new ElementOps(this.bus, this.reader);
   }
 
   async describe(): Promise<string> {
@@ -148,6 +152,8 @@ export class AtspiAccessibility implements Accessibility {
       }
       return this.reader.readTree(frame.ref, d, { maxNodes });
     });
+    // open menus are popup surfaces of their own: their items are placed by the popup's origin
+    const popups = tree ? await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => placePopupItems(tree.root, this.ops, d)) : undefined;
     if (!tree) {
       return { status: 'no_tree', reason: `${appLabel} closed its window '${frame.name}' while it was being read. ${FALLBACK_HINT}` };
     }
@@ -168,6 +174,7 @@ export class AtspiAccessibility implements Accessibility {
       name: opts.name,
       windowWidth: window.width,
       windowHeight: window.height,
+      popups,
     });
     return { status: 'ok', app: appLabel, windowName: tree.root.name, elements, truncated: tree.truncated, nodes: tree.nodes };
   }
@@ -234,6 +241,47 @@ export class AtspiAccessibility implements Accessibility {
       if (hit) return { element: toElement(hit), text: hit.password ? null : (hit.text ?? '') };
     }
     return null;
+  }
+
+  setText(ref: A11yElement['ref'], text: string, signal?: AbortSignal): Promise<boolean> {
+    return this.onElement(ref, signal, (d) => this.ops.setText(ref, text, d));
+  }
+
+  text(ref: A11yElement['ref'], limit: number, signal?: AbortSignal): Promise<string | null> {
+    return this.onElement(ref, signal, (d) => this.ops.text(ref, limit, d));
+  }
+
+  focus(ref: A11yElement['ref'], signal?: AbortSignal): Promise<boolean> {
+    return this.onElement(ref, signal, (d) => this.ops.focus(ref, d));
+  }
+
+  scrollTo(ref: A11yElement['ref'], signal?: AbortSignal): Promise<boolean> {
+    return this.onElement(ref, signal, (d) => this.ops.scrollTo(ref, d));
+  }
+
+  options(ref: A11yElement['ref'], signal?: AbortSignal): Promise<A11yOption[] | null> {
+    return this.onElement(ref, signal, (d) => this.ops.options(ref, d));
+  }
+
+  selectOption(ref: A11yElement['ref'], index: number, signal?: AbortSignal): Promise<boolean> {
+    if (!Number.isInteger(index) || index < 0) throw new UsageError(`option index must be a non-negative integer, got ${index}`);
+    return this.onElement(ref, signal, (d) => this.ops.selectOption(ref, index, d));
+  }
+
+  /** One operation on one element under the per-application ceiling; a vanished element is a typed not_found. */
+  private async onElement<T>(ref: A11yElement['ref'], signal: AbortSignal | undefined, run: (d: Deadline) => Promise<T>): Promise<T> {
+    throwIfAborted(signal);
+    try {
+      return await withDeadline(this.timeoutMs, `the application owning ${ref.bus}`, signal, run);
+    } catch (err) {
+      if (isGoneError(err)) {
+        throw new NotFoundError('not_found.element', 'the element is gone (its application closed it or exited)', {
+          hint: 'Read the window again (ui) to get current elements.',
+          cause: err,
+        });
+      }
+      throw err;
+    }
   }
 
   async dispose(): Promise<void> {

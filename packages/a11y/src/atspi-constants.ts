@@ -17,11 +17,18 @@ export const IFACE = {
   EditableText: 'org.a11y.atspi.EditableText',
   Value: 'org.a11y.atspi.Value',
   Cache: 'org.a11y.atspi.Cache',
+  Selection: 'org.a11y.atspi.Selection',
   Properties: 'org.freedesktop.DBus.Properties',
 } as const;
 
 /** ATSPI_COORD_TYPE_WINDOW: extents relative to the toplevel window (the only meaningful ones on Wayland). */
 export const COORD_TYPE_WINDOW = 1;
+/**
+ * ATSPI_COORD_TYPE_SCREEN. On Wayland a toplevel's screen origin is unknown to
+ * the app (0,0), so this equals WINDOW for the main surface, while for a popup
+ * (an open GTK menu) it adds the popup's offset from the main surface.
+ */
+export const COORD_TYPE_SCREEN = 0;
 
 /** AtspiRole numbers the reader reasons about. */
 export const Role = {
@@ -54,6 +61,7 @@ export const Role = {
   SLIDER: 51,
   SPIN_BUTTON: 52,
   SPLIT_PANE: 53,
+  TABLE: 55,
   TABLE_CELL: 56,
   TEAROFF_MENU_ITEM: 59,
   TEXT: 61,
@@ -66,6 +74,7 @@ export const Role = {
   DOCUMENT_FRAME: 82,
   SECTION: 85,
   LINK: 88,
+  TREE_TABLE: 66,
   TREE_ITEM: 91,
   DOCUMENT_WEB: 95,
   LIST_BOX: 98,
@@ -84,6 +93,9 @@ export const ACTIONABLE_ROLES: ReadonlySet<number> = new Set([
 export const CHECKABLE_ROLES: ReadonlySet<number> = new Set([
   Role.CHECK_BOX, Role.CHECK_MENU_ITEM, Role.RADIO_BUTTON, Role.RADIO_MENU_ITEM, Role.TOGGLE_BUTTON,
 ]);
+
+/** Containers whose Selection picks one of their options (act select). */
+export const SELECTION_ROLES: ReadonlySet<number> = new Set([Role.COMBO_BOX, Role.LIST, Role.LIST_BOX, Role.PAGE_TAB_LIST, Role.TABLE, Role.TREE_TABLE]);
 
 /** Roles whose text is reported as the value (when not a password field). */
 export const TEXT_VALUE_ROLES: ReadonlySet<number> = new Set([Role.TEXT, Role.ENTRY, Role.SPIN_BUTTON, Role.COMBO_BOX]);

@@ -1,6 +1,6 @@
 import type { A11yElement } from '@hypruse/core';
 import {
-  ACTIONABLE_ROLES, CHECKABLE_ROLES, CLICK_ACTIONS, CONTAINER_ROLES, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES,
+  ACTIONABLE_ROLES, CHECKABLE_ROLES, SELECTION_ROLES, CLICK_ACTIONS, CONTAINER_ROLES, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES,
 } from './atspi-constants.js';
 import { nameContains } from './match.js';
 import type { RawNode } from './tree-reader.js';
@@ -14,6 +14,8 @@ export interface ElementFilter {
   /** Logical size of the compositor window: boxes whose centre falls outside are dropped (0 = no check). */
   windowWidth: number;
   windowHeight: number;
+  /** Objects in a popup surface (placed by placePopupItems): kept even outside the window's box. */
+  popups?: ReadonlySet<RawNode>;
 }
 
 function hasClickAction(node: RawNode): boolean {
@@ -34,7 +36,9 @@ export function isValueBearing(node: RawNode): boolean {
     NUMERIC_VALUE_ROLES.has(node.roleId) ||
     TEXT_VALUE_ROLES.has(node.roleId) ||
     node.roleId === Role.PASSWORD_TEXT ||
-    node.password === true
+    node.password === true ||
+    // a list or tab list holds a selection (what act select picks from)
+    (SELECTION_ROLES.has(node.roleId) && node.interfaces.includes('Selection'))
   );
 }
 
@@ -61,7 +65,8 @@ export function toElement(node: RawNode, showingReported = true): A11yElement {
     ref: { bus: node.ref.bus, path: node.ref.path },
     role: node.roleName,
     roleId: node.roleId,
-    name: node.name,
+    // GTK pads menu item names with spaces (the accelerator column)
+    name: node.name.trim(),
     states: node.states,
     extents: node.extents ?? { x: 0, y: 0, width: 0, height: 0 },
     actions: node.actions,
@@ -127,8 +132,11 @@ export function collectElements(root: RawNode, filter: ElementFilter): A11yEleme
     if (filter.name !== undefined && filter.name !== '' && !nameContains(node.name, filter.name)) continue;
     if (filter.actionableOnly && !isActionable(node)) continue;
     if (node.name.trim() === '' && !isValueBearing(node)) continue;
-    if (boxProblem(node, filter.windowWidth, filter.windowHeight)) continue;
-    out.push(toElement(node, showing));
+    const popup = filter.popups?.has(node) === true;
+    if (boxProblem(node, popup ? 0 : filter.windowWidth, popup ? 0 : filter.windowHeight)) continue;
+    const el = toElement(node, showing);
+    if (popup) el.popup = true;
+    out.push(el);
   }
   return out;
 }

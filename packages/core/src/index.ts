@@ -9,7 +9,7 @@ export type {
 export type { Input, PointerButton, KeyCombo } from './contracts/input.js';
 export type { Capture, CaptureTarget, Frame, Imaging, EncodeOptions, EncodedImage, MarkSpec } from './contracts/capture.js';
 export type {
-  Accessibility, A11yElement, A11yValue, A11yWindowQuery, A11yReadOptions, A11yReadResult,
+  Accessibility, A11yElement, A11yOption, A11yValue, A11yWindowQuery, A11yReadOptions, A11yReadResult,
 } from './contracts/accessibility.js';
 export type { Clipboard, ClipboardContent } from './contracts/clipboard.js';
 export type { ToolKind, ToolEffect, ToolSpec, Intent, ToolContext, ToolServices, ToolDefinition, AnyTool } from './contracts/tool.js';

@@ -11,9 +11,12 @@ import { sequenceTool } from './sequence.js';
 import { waitForTool } from './wait-for.js';
 import { clipboardTool } from './clipboard.js';
 import { resumeTool } from './resume.js';
+import { actTool } from './act.js';
+import { menuTool } from './menu.js';
+import { fileDialogTool } from './file-dialog.js';
 
 /** The one list of built-in tools, in the order they are listed to agents. */
 export const ALL_TOOLS: AnyTool[] = [
   desktopTool, screenshotTool, zoomTool, uiTool, marksTool, bindsTool, waitForTool,
-  clickUiTool, pointerTool, keyboardTool, wmTool, launchTool, useBindTool, sequenceTool, clipboardTool, resumeTool,
+  clickUiTool, actTool, menuTool, fileDialogTool, pointerTool, keyboardTool, wmTool, launchTool, useBindTool, sequenceTool, clipboardTool, resumeTool,
 ];

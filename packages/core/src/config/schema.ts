@@ -101,6 +101,7 @@ export const ConfigSchema = z
       .object({
         timeoutMs: z.number().int().min(100).max(30000).default(2000).describe('Ceiling for one application call over AT-SPI (multiplied by timeScale).'),
         maxNodes: z.number().int().min(10).max(100000).default(4000).describe('Stop walking a tree after this many nodes.'),
+        setPasswords: z.boolean().default(false).describe('Let act set_text fill password fields (they are never read back, and their text is not journaled).'),
       })
       .prefault({})
       .describe('Accessibility.'),

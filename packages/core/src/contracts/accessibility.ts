@@ -27,6 +27,15 @@ export interface A11yElement {
   password?: boolean;
   focused?: boolean;
   depth: number;
+  /** In a popup surface (an open menu): `extents` are already relative to the main window's surface, and may lie outside it. */
+  popup?: boolean;
+}
+
+/** One option of a selection container (combo box, list, tab list), as `selectOption` numbers them. */
+export interface A11yOption {
+  index: number;
+  name: string;
+  selected: boolean;
 }
 
 export interface A11yWindowQuery {
@@ -61,4 +70,21 @@ export interface Accessibility {
   /** The focused text element of an app (for typing verification), or null. */
   focusedText(pid: number, signal?: AbortSignal): Promise<{ element: A11yElement; text: string | null } | null>;
   dispose(): Promise<void>;
+  /**
+   * Semantic element operations (optional: a backend without them makes the
+   * tools fall back to pointer and keyboard, or say what is unsupported).
+   * Each resolves false when the element lacks the interface for it.
+   */
+  /** Replace the whole text of an editable element (EditableText). */
+  setText?(ref: A11yElement['ref'], text: string, signal?: AbortSignal): Promise<boolean>;
+  /** The element's text, up to `limit` characters (null: it has no text; password fields are never read). */
+  text?(ref: A11yElement['ref'], limit: number, signal?: AbortSignal): Promise<string | null>;
+  /** Give the element the keyboard focus (Component.GrabFocus). */
+  focus?(ref: A11yElement['ref'], signal?: AbortSignal): Promise<boolean>;
+  /** Scroll the element into view (Component.ScrollTo). */
+  scrollTo?(ref: A11yElement['ref'], signal?: AbortSignal): Promise<boolean>;
+  /** The options of a selection container, or null when it is not one. */
+  options?(ref: A11yElement['ref'], signal?: AbortSignal): Promise<A11yOption[] | null>;
+  /** Select the option `index` of a selection container (Selection.SelectChild). */
+  selectOption?(ref: A11yElement['ref'], index: number, signal?: AbortSignal): Promise<boolean>;
 }

@@ -50,7 +50,10 @@ export const DRY_RUN_ALLOWED: ReadonlyMap<symbol, ReadonlySet<string>> = new Map
   [Tokens.Imaging, observing<Imaging>({ encode: true, crop: true, drawMarks: true, raw: true })],
   [
     Tokens.Accessibility,
-    observing<Accessibility>({ describe: true, apps: true, read: true, refresh: true, focusedText: true, doAction: false, dispose: false }),
+    observing<Accessibility>({
+      describe: true, apps: true, read: true, refresh: true, focusedText: true, text: true, options: true,
+      doAction: false, setText: false, focus: false, scrollTo: false, selectOption: false, dispose: false,
+    }),
   ],
   [Tokens.Clipboard, observing<Clipboard>({ describe: true, read: true, write: false })],
 ]);

@@ -24,6 +24,8 @@ export interface UiItem {
   checked?: boolean;
   password?: boolean;
   focused?: boolean;
+  /** internal: in an open menu's popup surface */
+  popup?: boolean;
   /** internal: handle for refresh */
   ref: A11yElement['ref'];
   extents: A11yElement['extents'];
@@ -75,7 +77,7 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
     if (e.width <= 0 || e.height <= 0) continue;
     const x = g.x + e.x + Math.floor(e.width / 2);
     const y = g.y + e.y + Math.floor(e.height / 2);
-    if (!contains(g, { x, y })) continue;
+    if (!el.popup && !contains(g, { x, y })) continue;
     const item: UiItem = {
       id: 0, role: el.role, name: el.name, x, y, clickable: el.clickable, ref: el.ref, extents: el.extents, depth: el.depth, actionable: el.actionable ?? el.clickable, states: el.states,
     };
@@ -87,6 +89,7 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
     }
     if (el.checked !== undefined) item.checked = el.checked;
     if (el.focused) item.focused = true;
+    if (el.popup) item.popup = true;
     items.push(item);
   }
   ctx.session.observed.set(window.address, { ...g });
@@ -106,7 +109,7 @@ export function uiLine(i: UiItem, n?: number): string {
 }
 
 export function uiJson(i: UiItem): Record<string, unknown> {
-  const { ref: _ref, extents: _e, depth: _d, actionable: _a, states: _s, id, parent, labelledBy, ...rest } = i;
+  const { ref: _ref, extents: _e, depth: _d, actionable: _a, states: _s, popup: _p, id, parent, labelledBy, ...rest } = i;
   return { ...(id ? { id } : {}), ...(parent ? { parent } : {}), ...(labelledBy ? { labelled_by: labelledBy } : {}), ...rest };
 }
 

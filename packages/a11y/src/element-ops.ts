@@ -1,0 +1,104 @@
+import type { A11yOption } from '@hypruse/core';
+import { isMissingInterfaceError, type AtspiBus } from './atspi-bus.js';
+import { COORD_TYPE_SCREEN, IFACE, Role } from './atspi-constants.js';
+import type { Deadline } from './deadline.js';
+import type { NodeRef, RawNode, TreeReader } from './tree-reader.js';
+
+/** AtspiScrollType ANYWHERE: scroll as little as needed to show the whole object. */
+const SCROLL_ANYWHERE = 6;
+
+/** How deep below an option a label is looked for when the option itself has no name (list rows). */
+const LABEL_DEPTH = 3;
+
+/**
+ * Semantic operations on one accessible object (EditableText, Component,
+ * Selection). Each answers false (or null) when the object lacks the
+ * interface, so the caller can fall back to pointer and keyboard.
+ */
+export class ElementOps {
+  constructor(private readonly bus: AtspiBus, private readonly reader: TreeReader) {}
+
+  private call(ref: NodeRef, d: Deadline, iface: string, member: string, signature?: string, body?: unknown[]): Promise<unknown[]> {
+    return this.bus.call({ dest: ref.bus, path: ref.path, iface, member, signature, body }, d);
+  }
+
+  /** Run a call that may hit a missing interface: undefined then. */
+  private async optional<T>(p: Promise<T>): Promise<T | undefined> {
+    try {
+      return await p;
+    } catch (err) {
+      if (isMissingInterfaceError(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async setText(ref: NodeRef, text: string, d: Deadline): Promise<boolean> {
+    const r = await this.optional(this.call(ref, d, IFACE.EditableText, 'SetTextContents', 's', [text]));
+    return r !== undefined && r[0] === true;
+  }
+
+  async text(ref: NodeRef, limit: number, d: Deadline): Promise<string | null> {
+    const node = await this.reader.readNode(ref, 0, d, { details: true, anyText: true, textLimit: limit });
+    if (!node || node.password) return null;
+    return node.text ?? null;
+  }
+
+  async focus(ref: NodeRef, d: Deadline): Promise<boolean> {
+    const r = await this.optional(this.call(ref, d, IFACE.Component, 'GrabFocus'));
+    return r !== undefined && r[0] === true;
+  }
+
+  async scrollTo(ref: NodeRef, d: Deadline): Promise<boolean> {
+    const r = await this.optional(this.call(ref, d, IFACE.Component, 'ScrollTo', 'u', [SCROLL_ANYWHERE]));
+    return r !== undefined && r[0] === true;
+  }
+
+  /** The options of a selection container in the order Selection numbers them; null without a Selection interface. */
+  async options(ref: NodeRef, d: Deadline): Promise<A11yOption[] | null> {
+    const node = await this.reader.readNode(ref, 0, d, { children: true, details: false });
+    if (!node || !node.interfaces.includes('Selection')) return null;
+    let items = await this.children(node, d);
+    // a combo box holds its options in a menu (or list) child: the Selection counts those
+    if (node.roleId === Role.COMBO_BOX) {
+      const holder = items.find((c) => c.roleId === Role.MENU || c.roleId === Role.LIST || c.roleId === Role.LIST_BOX || c.roleId === Role.TABLE || c.roleId === Role.TREE_TABLE);
+      items = holder ? await this.children(holder, d) : [];
+    }
+    const names = await Promise.all(items.map((c) => this.label(c, d)));
+    const selected = await Promise.all(
+      items.map((c, i) =>
+        this.optional(this.call(ref, d, IFACE.Selection, 'IsChildSelected', 'i', [i])).then((r) => (r ? r[0] === true : c.states.includes('selected'))),
+      ),
+    );
+    return items.map((_, i) => ({ index: i, name: names[i], selected: selected[i] }));
+  }
+
+  async selectOption(ref: NodeRef, index: number, d: Deadline): Promise<boolean> {
+    const r = await this.optional(this.call(ref, d, IFACE.Selection, 'SelectChild', 'i', [index]));
+    return r !== undefined && r[0] === true;
+  }
+
+  /** Screen-type extents (relative to the main surface for a popup on Wayland), or null. */
+  async screenExtents(ref: NodeRef, d: Deadline): Promise<{ x: number; y: number; width: number; height: number } | null> {
+    const r = await this.optional(this.call(ref, d, IFACE.Component, 'GetExtents', 'u', [COORD_TYPE_SCREEN]));
+    const v = r?.[0];
+    if (!Array.isArray(v) || v.length < 4) return null;
+    const [x, y, width, height] = v.map(Number);
+    return { x, y, width, height };
+  }
+
+  private async children(node: RawNode, d: Deadline): Promise<RawNode[]> {
+    const read = await Promise.all(node.childRefs.map((r) => this.reader.readNode(r, node.depth + 1, d, { children: true, details: false })));
+    return read.filter((n): n is RawNode => n !== null);
+  }
+
+  /** An option's label: its name, else the first named descendant (a list row holds a label). */
+  private async label(node: RawNode, d: Deadline, depth = 0): Promise<string> {
+    if (node.name.trim() !== '') return node.name.trim();
+    if (depth >= LABEL_DEPTH) return '';
+    for (const c of await this.children(node, d)) {
+      const l = await this.label(c, d, depth + 1);
+      if (l) return l;
+    }
+    return '';
+  }
+}

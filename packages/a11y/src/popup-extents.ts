@@ -1,0 +1,35 @@
+import { Role } from './atspi-constants.js';
+import type { Deadline } from './deadline.js';
+import type { ElementOps } from './element-ops.js';
+import type { RawNode } from './tree-reader.js';
+
+const MENU_ROLES: ReadonlySet<number> = new Set([Role.MENU, Role.POPUP_MENU]);
+
+/**
+ * An open GTK menu is its own popup surface: its items' WINDOW extents are
+ * relative to that popup, not to the main window (mousepad's "Save As..."
+ * reads (6,163) while it is shown 26 px lower). For every showing object
+ * inside a menu, the SCREEN extents (which on Wayland add the popup's offset
+ * from the main surface) replace the WINDOW ones when they differ. Returns
+ * the nodes moved that way: they may lie outside the main window's box.
+ */
+export async function placePopupItems(root: RawNode, ops: ElementOps, d: Deadline): Promise<Set<RawNode>> {
+  const inside: RawNode[] = [];
+  const walk = (n: RawNode, underMenu: boolean) => {
+    if (underMenu && n.extents && n.states.includes('showing')) inside.push(n);
+    const menu = underMenu || MENU_ROLES.has(n.roleId);
+    for (const c of n.children) walk(c, menu);
+  };
+  walk(root, false);
+  const moved = new Set<RawNode>();
+  const screen = await Promise.all(inside.map((n) => ops.screenExtents(n.ref, d).catch(() => null)));
+  inside.forEach((n, i) => {
+    const s = screen[i];
+    const w = n.extents;
+    if (!s || !w || s.width <= 0 || s.height <= 0) return;
+    if (s.x === w.x && s.y === w.y) return;
+    n.extents = { x: s.x, y: s.y, width: s.width, height: s.height };
+    moved.add(n);
+  });
+  return moved;
+}

@@ -1,0 +1,205 @@
+import { stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+import { HypruseError, NotFoundError, Tokens, UsageError, defineTool, fact, result, scaledMs, type EventSubscription, type ToolContext } from '@hypruse/core';
+import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
+import { compositorOf, snapshot } from './common/desktop.js';
+import { openedShape } from './common/opened.js';
+import { matchNames } from './common/match.js';
+import { sleep } from './common/pointer.js';
+import { readUi, uiLine, type UiItem, type UiRead } from './common/ui-read.js';
+
+/** How long the dialog may take to close after its default button, and a text to show up (scaled). */
+const CLOSE_MS = 5000;
+const FIELD_MS = 2000;
+
+/** Default-button labels of Open/Save dialogs, most specific first. */
+const DEFAULT_BUTTONS = ['Save', 'Open', 'Select', 'OK', 'Choose', 'Export', 'Import'];
+/** Buttons of an overwrite confirmation. */
+const REPLACE_BUTTONS = ['Replace', 'Overwrite', 'Yes'];
+
+const TEXT_ROLES = new Set(['text', 'entry']);
+
+const fileDialogOutput = z.strictObject({
+  path: z.string(),
+  dialog: fact(z.string()),
+  button: z.string(),
+  closed: z.boolean(),
+  replaced: z.boolean(),
+  /** Whether a file exists at `path` now (seen from hypruse's side). */
+  exists: z.boolean(),
+  opened: openedShape.optional(),
+});
+
+const input = z
+  .object({
+    path: z.string().min(1).max(4096).describe('Absolute path of the file to open or save.'),
+    window: windowField.describe('The dialog (default: the active window).'),
+    overwrite: z.boolean().default(false).describe('Save over an existing file when the dialog asks to replace it.'),
+    then: thenField,
+    allow_auth: allowAuthField,
+    confirm: confirmField,
+  })
+  .strict();
+
+type Args = z.output<typeof input>;
+
+function checkPath(p: string): void {
+  if (!isAbsolute(p)) throw new UsageError(`path must be absolute (start with /), got ${JSON.stringify(p)}`);
+  if (/[\x00-\x1f\x7f]/.test(p)) throw new UsageError('path contains control characters');
+  if (p.endsWith('/')) throw new UsageError('path names a folder; give the file name too');
+}
+
+/** The file-name field: the focused or first editable text field of the dialog. */
+function nameField(r: UiRead): UiItem | undefined {
+  const fields = r.items.filter((i) => TEXT_ROLES.has(i.role) && !i.password && i.clickable);
+  return fields.find((i) => i.focused) ?? fields[0];
+}
+
+function button(r: UiRead, names: readonly string[]): UiItem | undefined {
+  const buttons = r.items.filter((i) => i.role === 'push button');
+  for (const n of names) {
+    const { pool, kind } = matchNames(buttons, n);
+    if (kind === 'exact' && pool.length) return pool[0];
+  }
+  return undefined;
+}
+
+/** Press a push button: its AT-SPI action (a GTK button runs it after the call returns), else a pointer click. */
+async function press(ctx: ToolContext, args: Args, b: UiItem): Promise<void> {
+  const a11y = ctx.services.get(Tokens.Accessibility);
+  const el = await a11y.refresh(b.ref, ctx.signal);
+  const i = el ? el.actions.findIndex((a) => ['click', 'press', 'activate'].includes(a.toLowerCase())) : -1;
+  if (el && i >= 0 && (await a11y.doAction(b.ref, i, ctx.signal))) return;
+  await ctx.invoke('pointer', { action: 'click', x: b.x, y: b.y, allow_auth: args.allow_auth, confirm: args.confirm });
+}
+
+async function closedWithin(sub: EventSubscription | null, ctx: ToolContext, dialog: string, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (sub) {
+      const e = await sub.next(Math.min(200, Math.max(0, end - Date.now())), ctx.signal);
+      if (e?.type === 'window_close' && e.address === dialog) return true;
+      if (e && e.type !== 'resync') continue;
+    } else await sleep(100, ctx.signal);
+    if (!(await snapshot(ctx)).windows.some((w) => w.address === dialog)) return true;
+  }
+  return false;
+}
+
+async function dialogRead(ctx: ToolContext, args: Args): Promise<UiRead> {
+  if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed');
+  const r = await readUi(ctx, args.window || 'active', '', true);
+  if (!button(r, DEFAULT_BUTTONS) && !nameField(r)) {
+    throw new NotFoundError('not_found.dialog', `${r.window.class} "${r.window.title}" (${r.window.address}) is not an Open/Save dialog (no file name field, no Save/Open button)`, {
+      hint: 'open the dialog first (menu "File > Save As…"), then pass its window',
+    });
+  }
+  return r;
+}
+
+export const fileDialogTool = defineTool({
+  name: 'file_dialog',
+  title: 'Fill a file dialog',
+  effect: 'destructive',
+  description:
+    'Fill an open Open/Save dialog with an absolute path, press its default button (Save/Open), wait for the dialog to close and report the path chosen (and whether the file exists). Replaces an existing file only with overwrite=true.',
+  input,
+  output: fileDialogOutput,
+  cli: { positional: ['path'], examples: ['hypruse file_dialog /tmp/notes.txt --window 43'] },
+  async intent(args, ctx) {
+    checkPath(args.path);
+    const r = await dialogRead(ctx, args);
+    const b = button(r, DEFAULT_BUTTONS);
+    return {
+      summary: `choose ${args.path} in ${r.window.class} "${r.window.title}"`,
+      input: 'keyboard',
+      windows: [r.window.address],
+      text: args.path,
+      control: { role: 'push button', name: b?.name ?? 'default button' },
+    };
+  },
+  async handle(args, ctx) {
+    checkPath(args.path);
+    const r = await dialogRead(ctx, args);
+    const dialog = r.window.address;
+    const a11y = ctx.services.get(Tokens.Accessibility);
+    const comp = compositorOf(ctx);
+    await comp.focusWindow(dialog);
+    let field = nameField(r);
+    if (!field) {
+      // an Open dialog shows its location field on ctrl+L
+      await ctx.invoke('keyboard', { action: 'key', keys: 'ctrl+l', window: dialog, allow_auth: args.allow_auth });
+      const end = Date.now() + scaledMs(FIELD_MS, ctx.env);
+      while (!field && Date.now() < end) {
+        await sleep(50, ctx.signal);
+        field = nameField(await readUi(ctx, dialog, '', true));
+      }
+      if (!field) throw new NotFoundError('not_found.dialog', `${r.window.class} "${r.window.title}" shows no file name or location field`, { hint: 'type the path with keyboard, then press Return' });
+    }
+    // the whole path in the name field: GTK, Qt and portals all take an absolute path there
+    const set = a11y.setText ? await a11y.setText(field.ref, args.path, ctx.signal) : false;
+    if (!set) {
+      await ctx.invoke('pointer', { action: 'click', x: field.x, y: field.y, allow_auth: args.allow_auth, confirm: args.confirm });
+      await ctx.invoke('keyboard', { action: 'key', keys: 'ctrl+a', window: dialog, allow_auth: args.allow_auth });
+      await ctx.invoke('keyboard', { action: 'type', text: args.path, window: dialog, allow_auth: args.allow_auth });
+    }
+    const holds = a11y.text ? await a11y.text(field.ref, args.path.length + 100, ctx.signal).catch(() => null) : null;
+    if (holds !== null && holds !== args.path) {
+      throw new HypruseError('error.unverified', `the file name field of ${r.window.class} holds ${JSON.stringify(holds)} instead of the path; nothing was pressed`, { hint: 'retry, or type the path with keyboard' });
+    }
+    const sub = comp.capabilities.has('events') ? await comp.subscribe().catch(() => null) : null;
+    let pressed = 'the default button';
+    let replaced = false;
+    const before = new Set((await snapshot(ctx)).windows.map((w) => w.address));
+    try {
+      // Return in the name field presses the default button (no pointer: a client-side decorated
+      // dialog's header-bar buttons are placed less exactly than its fields)
+      if (a11y.focus) await a11y.focus(field.ref, ctx.signal).catch(() => false);
+      const b = button(await readUi(ctx, dialog, '', true), DEFAULT_BUTTONS);
+      if (b) pressed = b.name;
+      await ctx.invoke('keyboard', { action: 'key', keys: 'Return', window: dialog, allow_auth: args.allow_auth });
+      let closed = await closedWithin(sub, ctx, dialog, scaledMs(CLOSE_MS, ctx.env));
+      if (!closed) {
+        // an overwrite confirmation (its own window, or inside the dialog)
+        const d = await snapshot(ctx);
+        const fresh = d.windows.filter((w) => !before.has(w.address));
+        const asks = fresh.length ? await readUi(ctx, fresh[0].address, '', true).catch(() => null) : await readUi(ctx, dialog, '', true).catch(() => null);
+        const replace = asks ? button(asks, REPLACE_BUTTONS) : undefined;
+        if (asks && replace) {
+          if (!args.overwrite) {
+            const cancel = button(asks, ['Cancel', 'No']);
+            if (cancel) await press(ctx, args, cancel);
+            throw new UsageError(`${args.path} exists and the dialog asks to replace it; nothing was replaced (the dialog stays open)`, {
+              hint: 'call again with overwrite: true to replace it, or choose another path',
+              data: { question: asks.items.slice(0, 8).map((i) => uiLine(i)) },
+            });
+          }
+          await press(ctx, args, replace);
+          replaced = true;
+          closed = await closedWithin(sub, ctx, dialog, scaledMs(CLOSE_MS, ctx.env));
+        }
+      }
+      if (!closed) {
+        throw new NotFoundError('not_found.dialog', `${r.window.class} "${r.window.title}" did not close after ${pressed} (within ${Math.round(scaledMs(CLOSE_MS, ctx.env))} ms); it may show an error`, {
+          hint: 'call ui on the dialog to see what it says',
+        });
+      }
+      const exists = await stat(args.path).then(() => true, () => false);
+      // the file is written by the app once the dialog closed: give it a moment to appear
+      let seen = exists;
+      const end = Date.now() + scaledMs(FIELD_MS, ctx.env);
+      while (!seen && Date.now() < end) {
+        await sleep(50, ctx.signal);
+        seen = await stat(args.path).then(() => true, () => false);
+      }
+      const target = (await snapshot(ctx)).windows.find((w) => w.pid === r.window.pid)?.address ?? null;
+      return result(`chose ${args.path} in ${r.window.class} "${r.window.title}" with ${pressed} (Return)${replaced ? ' (replaced the existing file)' : ''}; the dialog closed${seen ? '; the file exists' : '; no file at that path (yet)'}`)
+        .data({ path: args.path, dialog, button: pressed, closed: true, replaced, exists: seen })
+        .observe(target)
+        .build();
+    } finally {
+      sub?.close();
+    }
+  },
+});

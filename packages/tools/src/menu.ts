@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { HypruseError, NotFoundError, Tokens, UsageError, defineTool, fact, result, scaledMs, type ToolContext } from '@hypruse/core';
+import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
+import { compositorOf } from './common/desktop.js';
+import { openedShape, openedSince, watchOpened, type Opened } from './common/opened.js';
+import { sleep } from './common/pointer.js';
+import { readUi, type UiItem, type UiRead } from './common/ui-read.js';
+
+const MENU_ROLES = new Set(['menu', 'menu item', 'check menu item', 'radio menu item', 'tearoff menu item', 'popup menu']);
+
+/** How long each submenu may take to appear (scaled by the time policy). */
+const SUBMENU_MS = 3000;
+/** How long the last item is given to open a window (a dialog) before the answer (scaled). */
+const DIALOG_MS = 1500;
+
+/**
+ * A menu label as people write it: case, accents, mnemonic markers (`_`, `&`),
+ * a trailing shortcut ("Save\tCtrl+S", GTK's padded accelerator column) and a
+ * trailing ellipsis do not count.
+ */
+export function menuLabel(s: string): string {
+  return s
+    .replace(/\t.*$/s, '')
+    .replace(/\s{2,}\S.*$/s, '')
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[_&]/g, '')
+    .replace(/(\.\.\.|…)\s*$/u, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Split "File > Save As…" into its labels (`>` or `→` between levels). */
+export function menuPath(path: string): string[] {
+  const parts = path.split(/\s*(?:>|→)\s*/u).map((p) => p.trim());
+  if (parts.length === 0 || parts.some((p) => menuLabel(p) === '')) {
+    throw new UsageError(`a menu path is labels separated by ">" (e.g. "File > Save As…"), got ${JSON.stringify(path)}`);
+  }
+  return parts;
+}
+
+/** The items of `items` whose label is `label`: exact label first, else those starting with it. */
+export function matchMenuItem<T extends { name: string }>(items: readonly T[], label: string): T[] {
+  const want = menuLabel(label);
+  const exact = items.filter((i) => menuLabel(i.name) === want);
+  return exact.length ? exact : items.filter((i) => menuLabel(i.name).startsWith(want));
+}
+
+const menuOutput = z.strictObject({
+  path: z.array(z.string()),
+  window: fact(z.string()),
+  activated: z.strictObject({ role: fact(z.string()), name: z.string(), x: z.number(), y: z.number() }),
+  via: z.enum(['atspi', 'pointer']),
+  opened: openedShape.optional(),
+});
+
+const input = z
+  .object({
+    path: fact(z.string().min(1).max(400)).describe('Labels from the menu bar (or an open popup menu) down, separated by ">": "File > Save As…". Case, mnemonics (_ &), shortcuts and a trailing ellipsis are ignored.'),
+    window: windowField,
+    then: thenField,
+    allow_auth: allowAuthField,
+    confirm: confirmField,
+  })
+  .strict();
+
+type Args = z.output<typeof input>;
+
+function menuItems(items: UiItem[], popupOnly: boolean): UiItem[] {
+  return items.filter((i) => MENU_ROLES.has(i.role) && (!popupOnly || i.popup));
+}
+
+/**
+ * Activate one menu entry with a real pointer click (through the full
+ * pipeline) at its point, which the popup placement makes exact. Not over
+ * AT-SPI: a GTK menu item's action runs its handler inside the accessibility
+ * call, so an item that opens a modal dialog (Save As…) blocks every later
+ * accessibility request until that dialog closes.
+ */
+async function activate(ctx: ToolContext, args: Args, window: string, item: UiItem): Promise<'pointer'> {
+  await compositorOf(ctx).focusWindow(window);
+  await ctx.invoke('pointer', { action: 'click', x: item.x, y: item.y, allow_auth: args.allow_auth, confirm: args.confirm });
+  return 'pointer';
+}
+
+/** The first read of the window, shared by intent() and handle() (keyed by the call's parsed arguments). */
+const reads = new WeakMap<object, UiRead>();
+async function firstRead(ctx: ToolContext, args: Args): Promise<UiRead> {
+  let r = reads.get(args);
+  if (!r) {
+    if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed');
+    r = await readUi(ctx, args.window || 'active', '', true);
+    reads.set(args, r);
+  }
+  return r;
+}
+
+/** Where a path starts: an open popup menu (a context menu) when it holds the first label, else the menu bar. */
+function startItems(r: UiRead, label?: string): UiItem[] {
+  const popup = menuItems(r.items, true);
+  if (label !== undefined && matchMenuItem(popup, label).length) return popup;
+  return menuItems(r.items, false);
+}
+
+function listing(items: UiItem[]): string {
+  return items.map((i) => `"${i.name}"`).join(', ') || '(none)';
+}
+
+export const menuTool = defineTool({
+  name: 'menu',
+  title: 'Run a menu path',
+  effect: 'destructive',
+  description:
+    'Run a menu-bar or open popup-menu path by its labels ("File > Save As…"; case, mnemonics, shortcuts and a trailing ellipsis ignored), opening each level and waiting for its submenu. Reports the dialog or menu the last item opened, with its controls.',
+  input,
+  output: menuOutput,
+  cli: { positional: ['path'], examples: ['hypruse menu "File > Save As…" --window 42'] },
+  async intent(args, ctx) {
+    const labels = menuPath(args.path);
+    const r = await firstRead(ctx, args);
+    const start = matchMenuItem(startItems(r, labels[0]), labels[0])[0];
+    return {
+      summary: `menu ${labels.join(' > ')} in ${r.window.class}`,
+      input: 'pointer',
+      windows: [r.window.address],
+      // where the path starts (the deeper items are placed once their submenu is open)
+      points: start ? [{ x: start.x, y: start.y }] : [{ x: r.window.geometry.x + Math.floor(r.window.geometry.width / 2), y: r.window.geometry.y + Math.floor(r.window.geometry.height / 2) }],
+      control: { role: 'menu item', name: labels[labels.length - 1] },
+    };
+  },
+  async handle(args, ctx) {
+    const labels = menuPath(args.path);
+    if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed');
+    const first = await firstRead(ctx, args);
+    const window = first.window.address;
+    const watch = await watchOpened(ctx, window);
+    let opened = 0;
+    try {
+      let items = startItems(first, labels[0]);
+      const popup = menuItems(first.items, true);
+      let via: 'atspi' | 'pointer' = 'pointer';
+      const key = (i: UiItem) => `${i.role}|${i.name}|${i.x},${i.y}`;
+      let shown = popup;
+      for (let level = 0; level < labels.length; level++) {
+        const label = labels[level];
+        const hits = matchMenuItem(items, label);
+        if (!hits.length) {
+          throw new NotFoundError('not_found.menu', `no menu item '${label}'${level ? ` under '${labels.slice(0, level).join(' > ')}'` : ''} in ${first.window.class}; the items are ${listing(items)}`, {
+            hint: level ? 'give the label as the menu shows it' : 'the first label is a menu-bar entry (or an item of an open popup menu); call ui to see them',
+          });
+        }
+        const item = hits[0];
+        const known = new Set(shown.map(key));
+        via = await activate(ctx, args, window, item);
+        if (level === labels.length - 1) {
+          const o: Opened | null = await openedSince(ctx, watch, { waitMs: DIALOG_MS, menus: true });
+          const res = result(`activated menu ${labels.join(' > ')} (${item.role} '${item.name}') in ${first.window.class}`);
+          if (o) for (const line of o.lines) res.text(line);
+          opened = 0;
+          return res
+            .data({ path: labels, window, activated: { role: item.role, name: item.name, x: item.x, y: item.y }, via, ...(o ? { opened: o.data } : {}) })
+            .observe(window)
+            .build();
+        }
+        opened++;
+        // wait for the submenu: popup items that were not there before, holding the next label
+        const end = Date.now() + scaledMs(SUBMENU_MS, ctx.env);
+        let next: UiItem[] = [];
+        for (;;) {
+          shown = menuItems((await readUi(ctx, window, '', true)).items, true);
+          next = shown.filter((i) => !known.has(key(i)));
+          if (matchMenuItem(next, labels[level + 1]).length || Date.now() >= end) break;
+          await sleep(50, ctx.signal);
+        }
+        if (!next.length) throw new NotFoundError('not_found.menu', `'${labels.slice(0, level + 1).join(' > ')}' opened no submenu within ${Math.round(scaledMs(SUBMENU_MS, ctx.env))} ms`, { hint: 'call ui to see what is open' });
+        items = next;
+      }
+      throw new UsageError('empty menu path');
+    } finally {
+      watch.close();
+      // a path that failed half-way leaves no menu open
+      for (let i = 0; i < opened; i++) {
+        await ctx.invoke('keyboard', { action: 'key', keys: 'Escape', window, allow_auth: args.allow_auth }).catch(() => undefined);
+      }
+    }
+  },
+});

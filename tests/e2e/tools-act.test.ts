@@ -1,0 +1,157 @@
+// act, menu and file_dialog through the MCP server on real GTK 3 apps
+// (gtk3-widget-factory, zenity --forms, mousepad). Effects are read outside
+// hypruse: libatspi through python3-gi (tests/support/atspi-probe.py), what
+// zenity prints on OK, the saved file's bytes, sway's own tree.
+import { mkdtempSync, readFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
+import { startServer, type Server } from '../support/server.js';
+import { probe, type ProbeNode } from '../support/atspi-probe.js';
+import { settled, slowA11yConfig, zenityAnswer } from '../support/tools.js';
+
+const desk = await requireDesktop();
+
+describe.skipIf(!desk)('element actions on real GTK 3 apps', () => {
+  let server: Server;
+  let calls = 0;
+  const call = async (tool: string, args: Record<string, unknown>) => {
+    calls++;
+    return server.call(tool, args);
+  };
+
+  beforeAll(async () => {
+    server = await startServer(desk!.env, { HYPRUSE_CONFIG: slowA11yConfig(), HYPRUSE_TAKEOVER_MS: '0' });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('check/uncheck/toggle a shared-name check box in one call each (role + index), select a tab, set_text an entry', async () => {
+    const app = await launchFixture('widget-factory', { workspace: '1' });
+    try {
+      const addr = String((await swayNodes()).find((n) => n.pid === app.pid && n.type === 'con')!.id);
+      const boxes = (nodes: ProbeNode[]) => nodes.filter((n) => n.role === 'check box' && n.name === 'checkbutton');
+      const before = boxes(await probe(app.pid));
+      // the sensitive, unchecked one: its index among the candidates (tree order, as ui lists them and as probe reads them)
+      const i = before.findIndex((b) => b.states.includes('sensitive') && !b.states.includes('checked'));
+      const off = before.findIndex((b) => !b.states.includes('sensitive'));
+      expect(i).toBeGreaterThanOrEqual(0);
+      expect(off).toBeGreaterThanOrEqual(0);
+
+      calls = 0;
+      const r = await call('act', { action: 'check', name: 'checkbutton', role: 'check box', index: i, window: addr });
+      expect(r.isError, r.text.join('\n')).toBe(false);
+      expect(calls).toBe(1);
+      expect(r.text[0]).toMatch(/^checked check box 'checkbutton' \(verified: now checked\)/);
+      expect(r.data).toMatchObject({ action: 'check', via: 'atspi', verified: true, state: { checked: true } });
+      expect(boxes(await probe(app.pid))[i].states).toContain('checked');
+
+      const again = await call('act', { action: 'check', name: 'checkbutton', role: 'check box', index: i, window: addr });
+      expect(again.isError, again.text.join('\n')).toBe(false);
+      expect(again.text[0]).toBe("check box 'checkbutton' is already checked; nothing sent");
+      expect(again.data.via).toBe('none');
+      // had the second check sent a toggle, this toggle would check it again
+      const t = await call('act', { action: 'toggle', name: 'checkbutton', role: 'check box', index: i, window: addr });
+      expect(t.isError, t.text.join('\n')).toBe(false);
+
+      // an insensitive candidate is refused, nothing sent
+      const dis = await call('act', { action: 'toggle', name: 'checkbutton', role: 'check box', index: off, window: addr });
+      expect(dis.isError).toBe(true);
+      expect(dis.text[0]).toMatch(/^usage: check box 'checkbutton' is disabled/);
+
+      // select: the first tab list's "page 3" (label case ignored)
+      const s = await call('act', { action: 'select', role: 'page tab list', index: 0, option: 'Page 3', window: addr });
+      expect(s.isError, s.text.join('\n')).toBe(false);
+      expect(s.text[0]).toBe("selected 'page 3' in page tab list (verified: now selected)");
+      const miss = await call('act', { action: 'select', role: 'page tab list', index: 0, option: 'page 9', window: addr });
+      expect(miss.text[0]).toMatch(/^not_found: page tab list has no option 'page 9'; its options are "page 1", "page 2", "page 3"/);
+
+      // set_text replaces what the first entry holds
+      const e = await call('act', { action: 'set_text', role: 'text', index: 0, text: 'set by act ✓', window: addr });
+      expect(e.isError, e.text.join('\n')).toBe(false);
+
+      const after = await probe(app.pid);
+      expect(boxes(after)[i].states).not.toContain('checked');
+      expect(boxes(after)[off].states).toEqual(before[off].states);
+      expect(after.filter((n) => n.role === 'page tab' && n.name === 'page 3')[0].states).toContain('selected');
+      expect(after.some((n) => n.role === 'text' && n.text === 'set by act ✓')).toBe(true);
+    } finally {
+      await killFixture(app.pid);
+    }
+  }, 300000);
+
+  it('a zenity form with two fields and OK takes 3 calls; a password field is refused', async () => {
+    const app = await launchFixture('zenity-forms', { workspace: '3', args: ['--add-password=PIN'] });
+    const addr = String(app.conId);
+    const pw = await server.call('act', { action: 'set_text', name: 'PIN', text: '1234', window: addr });
+    expect(pw.isError).toBe(true);
+    expect(pw.text[0]).toMatch(/^refused: act: password text 'PIN' is a password field/);
+    expect((await probe(app.pid)).some((n) => n.role === 'password text' && n.text === '1234')).toBe(false);
+
+    // zenity's fields have no accessible name: they are found by the label on their row
+    calls = 0;
+    for (const [name, text] of [['First', 'Ada'], ['Last', 'Lovelace']] as const) {
+      const r = await call('act', { action: 'set_text', name, text, window: addr });
+      expect(r.isError, r.text.join('\n')).toBe(false);
+      expect(r.text[0]).toBe(`set text '${name}' to "${text}" (verified: read back)`);
+    }
+    const ok = await call('click_ui', { name: 'OK', window: addr });
+    expect(ok.isError, ok.text.join('\n')).toBe(false);
+    expect(calls).toBeLessThanOrEqual(3);
+    expect(await zenityAnswer(app)).toBe('Ada|Lovelace|\n');
+  }, 120000);
+
+  it('mousepad: type, menu File > Save As…, file_dialog saves under the path in 3 calls; popup items get their own surface origin', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hypruse-save-'));
+    chmodSync(dir, 0o777);
+    const file = join(dir, 'note.txt');
+    const app = await launchFixture('mousepad', { workspace: '3' });
+    try {
+      const addr = String(app.conId);
+      await settled(server, addr);
+
+      // the File menu alone: its items are listed at their popup's place, labels trimmed
+      const open = await server.call('menu', { path: 'file', window: addr });
+      expect(open.isError, open.text.join('\n')).toBe(false);
+      const menu = (open.data.opened as Array<{ kind: string; items: Array<{ role: string; name: string; x: number; y: number }> }>).find((o) => o.kind === 'menu')!;
+      expect(menu).toBeTruthy();
+      const saveAs = menu.items.find((i) => i.name === 'Save As...')!;
+      expect(saveAs, JSON.stringify(menu.items)).toBeTruthy();
+      const node = (await swayNodes()).find((n) => n.id === app.conId)!;
+      const win = { x: node.rect.x + (node.window_rect?.x ?? 0), y: node.rect.y + (node.window_rect?.y ?? 0) };
+      // libatspi: the item's box inside the popup, and the popup's offset from the main surface
+      const item = (await probe(app.pid)).find((n) => n.role === 'menu item' && n.name === 'Save As...')!;
+      expect(item.box![1]).not.toBe(item.screen![1]);
+      expect(saveAs.y).toBe(win.y + item.screen![1] + Math.floor(item.box![3] / 2));
+      expect(saveAs.x).toBe(win.x + item.screen![0] + Math.floor(item.box![2] / 2));
+      await server.call('keyboard', { action: 'key', keys: 'Escape', window: addr });
+
+      calls = 0;
+      const typed = await call('keyboard', { action: 'type', text: 'saved by hypruse\n', window: addr });
+      expect(typed.isError, typed.text.join('\n')).toBe(false);
+      const m = await call('menu', { path: 'File > Save As…', window: addr });
+      expect(m.isError, m.text.join('\n')).toBe(false);
+      const dialog = (m.data.opened as Array<{ kind: string; window: string; title: string }>).find((o) => o.kind === 'window')!;
+      expect(dialog.title).toBe('Save As');
+      expect((await swayNodes()).find((n) => String(n.id) === dialog.window)?.name).toBe('Save As');
+      const f = await call('file_dialog', { path: file, window: dialog.window });
+      expect(f.isError, f.text.join('\n')).toBe(false);
+      expect(calls).toBeLessThanOrEqual(4);
+      expect(f.data).toMatchObject({ path: file, closed: true, exists: true });
+      expect(readFileSync(file, 'utf8')).toBe('saved by hypruse\n');
+      await waitFor(async () => (await swayNodes()).find((n) => n.id === app.conId)?.name?.includes('note.txt'), 10000, 'mousepad titled after the file');
+      expect((await swayNodes()).some((n) => String(n.id) === dialog.window)).toBe(false);
+
+      // a path that stops half-way leaves no menu open
+      const bad = await server.call('menu', { path: 'File > No Such Item', window: addr });
+      expect(bad.isError).toBe(true);
+      expect(bad.text[0]).toMatch(/^not_found: no menu item 'No Such Item' under 'File' in mousepad; the items are .*"Save As\.\.\."/);
+      expect((await probe(app.pid)).some((n) => n.role === 'menu item' && n.name === 'Save As...')).toBe(false);
+    } finally {
+      await killFixture(app.pid);
+    }
+  }, 180000);
+});
