@@ -113,11 +113,12 @@ describe.skipIf(!desk)('element actions on real GTK 3 apps', () => {
       const addr = String(app.conId);
       await settled(server, addr);
 
-      // the File menu alone: its items are listed at their popup's place, labels trimmed
-      const open = await server.call('menu', { path: 'file', window: addr });
+      // clicking the File menu lists what it opened: its items with ids, at their popup's place, labels trimmed
+      const open = await server.call('click_ui', { name: 'File', role: 'menu', window: addr });
       expect(open.isError, open.text.join('\n')).toBe(false);
-      const menu = (open.data.opened as Array<{ kind: string; items: Array<{ role: string; name: string; x: number; y: number }> }>).find((o) => o.kind === 'menu')!;
-      expect(menu).toBeTruthy();
+      const menu = (open.data.opened as Array<{ kind: string; items: Array<{ id: number; role: string; name: string; x: number; y: number }> }>).find((o) => o.kind === 'menu')!;
+      expect(menu, open.text.join('\n')).toBeTruthy();
+      expect(open.text).toContain(`  [${menu.items.find((i) => i.name === 'Save As...')!.id}] menu item "Save As..." @${menu.items.find((i) => i.name === 'Save As...')!.x},${menu.items.find((i) => i.name === 'Save As...')!.y}`);
       const saveAs = menu.items.find((i) => i.name === 'Save As...')!;
       expect(saveAs, JSON.stringify(menu.items)).toBeTruthy();
       const node = (await swayNodes()).find((n) => n.id === app.conId)!;

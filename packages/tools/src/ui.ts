@@ -8,11 +8,15 @@ import { assertCapturable, captureFrame, deliverFrame, toplevelIdOf } from './co
 import { elementArgs, markField, matchable, readElements, resolveElement } from './common/elements.js';
 import { matchNames } from './common/match.js';
 import { sleep } from './common/pointer.js';
+import { OPEN_WAIT_MS, openedShape, openedSince, watchOpened, type Opened } from './common/opened.js';
 import { saveMarks, uiJson, uiLine, type UiItem } from './common/ui-read.js';
 import { address, className, imageMetaShape, uiElement } from './common/output.js';
 
 const uiOutput = z.strictObject({ window: address, class: className, truncated: z.boolean(), elements: z.array(uiElement) });
 const marksOutput = z.strictObject({ ...imageMetaShape, legend: z.array(uiElement.extend({ mark: z.number() })), hint: fact(z.string()) });
+/** Roles whose click opens a menu or popup (what it opened is awaited briefly and listed). */
+const MENU_OPENERS = new Set(['menu', 'menu item', 'combo box', 'menu button']);
+
 const clickUiOutput = z.strictObject({
   clicked: z.strictObject({ id: z.number().optional(), role: fact(z.string()), name: fact(z.string()), x: z.number(), y: z.number(), window: address, mark: z.number().optional() }),
   state: z
@@ -22,6 +26,7 @@ const clickUiOutput = z.strictObject({
       value: z.strictObject({ text: z.string().optional(), current: z.number().optional(), min: z.number().optional(), max: z.number().optional(), percent: z.number().optional() }).nullable(),
     })
     .optional(),
+  opened: openedShape.optional(),
 });
 
 export const uiTool = defineTool({
@@ -188,6 +193,8 @@ export const clickUiTool = defineTool({
     const comp = compositorOf(ctx);
     // a control without a state to watch (a push button) may close its window: listen from before the click
     const closeWatch = t.item && !watchesState(t.item) && comp.capabilities.has('events') ? await comp.subscribe().catch(() => null) : null;
+    // what the click opens (a dialog, a menu) is listed with the answer
+    const openWatch = await watchOpened(ctx, t.window).catch(() => null);
     let state = '';
     const data: Record<string, unknown> = { clicked: { ...(t.id ? { id: t.id } : {}), role: t.role, name: t.name, x: t.x, y: t.y, window: t.window, ...(t.mark ? { mark: t.mark } : {}) } };
     try {
@@ -211,6 +218,18 @@ export const clickUiTool = defineTool({
         /* the state report is best effort; the click happened */
       }
     }
-    return result(`clicked ${t.label} at (${t.x}, ${t.y}) in ${t.cls}${state}`).data(data).observe(t.window).build();
+    let opened: Opened | null = null;
+    if (openWatch) {
+      try {
+        const menuish = MENU_OPENERS.has(t.role) || (t.item?.states.includes('has-popup') ?? false);
+        opened = await openedSince(ctx, openWatch, { waitMs: menuish ? OPEN_WAIT_MS : 0, menus: menuish });
+      } finally {
+        openWatch.close();
+      }
+    }
+    if (opened) data.opened = opened.data;
+    const res = result(`clicked ${t.label} at (${t.x}, ${t.y}) in ${t.cls}${state}`);
+    for (const line of opened?.lines ?? []) res.text(line);
+    return res.data(data).observe(t.window).build();
   },
 });
