@@ -44,6 +44,10 @@ const CONTRACT_TARGET = { hyprland: 'real-hyprland-0.57', sway: 'real-sway-1.12'
 // Nominal durations (seconds) on an idle machine of this project's kind; every one is
 // multiplied by the boot-measured scale. Boot to PID 1 is ~21 s under TCG.
 const NOMINAL = { bootToInit: 21, firstInitDeadline: 300, system: 120, perCompositorTest: 900, perCompositorRecord: 420, exec: 900 };
+// Nominal guest phases (seconds, idle machine; tests/real/guest/lib.sh names them). The load can rise
+// after the boot was measured: a phase slower than its nominal time by more than the boot scale
+// raises the scale, and the deadline with it (still capped by HYPRUSE_VM_DEADLINE_S).
+const NOMINAL_PHASE = { 'guest-system': 10, session: 3, 'sway-ready': 5, 'hyprland-ipc': 39, 'hyprland-ready': 70 };
 
 const t00 = Date.now();
 const say = (msg) => process.stderr.write(`real: ${msg}\n`);
@@ -193,7 +197,9 @@ export async function boot(rootfs, { plan, budget, project = ROOT, files = {} })
     '-device', 'virtio-rng-pci', '-vga', 'none', '-device', 'virtio-gpu-pci', '-display', 'none', '-serial', `file:${serial}`, '-monitor', 'none',
   ];
   // The lock is held for the whole life of qemu; "locked" tells when the wait is over.
-  const child = spawn('flock', [VM_LOCK, 'sh', '-c', 'echo locked; exec "$@"', 'sh', ...qemu], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // In a process group of its own: a guest past its deadline is killed as a group, qemu with flock
+  // (killing flock alone leaves qemu running, reparented, holding the lock).
+  const child = spawn('flock', [VM_LOCK, 'sh', '-c', 'echo locked; exec "$@"', 'sh', ...qemu], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const tLock = Date.now();
@@ -204,7 +210,24 @@ export async function boot(rootfs, { plan, budget, project = ROOT, files = {} })
       if (tStart - tLock > 1000) say(`waited ${secs(tStart - tLock)} s for ${VM_LOCK} (another guest was running)`);
     }
   });
-  const exited = new Promise((res) => child.on('exit', (code, sig) => res({ code, sig })));
+  // the group is not the terminal's: an interrupted run takes its guest down with it
+  const onSignal = (sig) => {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const exited = new Promise((res) =>
+    child.on('exit', (code, sig) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      res({ code, sig });
+    }),
+  );
   let bootMs = null;
   let scale = given > 0 ? given : null;
   let timedOut = null;
@@ -244,15 +267,24 @@ export async function boot(rootfs, { plan, budget, project = ROOT, files = {} })
       say(`boot scale ${measured.toFixed(2)} (guest deadline in ${secs(deadline - now)} s)`);
     }
     if (bootMs === null && now - tStart > NOMINAL.firstInitDeadline * (given > 0 ? given : 1) * 1000) timedOut = `the guest did not reach its init within ${NOMINAL.firstInitDeadline} s`;
+    if (deadline !== null && !(given > 0)) {
+      const slower = phaseScale(join(out, 'phases.txt'));
+      if (slower > scale) {
+        const cap = (Number(process.env.HYPRUSE_VM_DEADLINE_S) || 40 * 60) * 1000;
+        const tInit = tStart + bootMs;
+        say(`guest phases run at scale ${slower.toFixed(2)} (boot measured ${scale.toFixed(2)}): the deadline follows`);
+        scale = slower;
+        deadline = tInit + Math.min(cap, (NOMINAL.system + budget) * scale * 1000);
+      }
+    }
     if (deadline !== null && now > deadline) timedOut = `the guest ran past its deadline of ${secs(deadline - tStart - bootMs)} s after init (scale ${scale.toFixed(2)})`;
     if (timedOut) {
       say(`${timedOut}: killing it`);
       try {
-        process.kill(child.pid, 'SIGTERM');
+        process.kill(-child.pid, 'SIGTERM');
       } catch {
         /* gone */
       }
-      spawnSync('pkill', ['-TERM', '-P', String(child.pid)]);
       done = await exited;
     }
   }
@@ -269,6 +301,23 @@ export async function boot(rootfs, { plan, budget, project = ROOT, files = {} })
     if (name && s) phases.push([`guest:${name}`, Number(s) * 1000]);
   }
   return { jobDir, out, serial, timedOut, clean: text.includes('hypruse-guest: done') && !timedOut, bootMs, scale: scale ?? 1, stderr };
+}
+
+/** The largest ratio of a finished guest phase (out/phases.txt: NAME SECONDS UPTIME) to its nominal time; 0 when none. */
+function phaseScale(file) {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return 0;
+  }
+  let worst = 0;
+  for (const line of text.split('\n')) {
+    const [name, sec] = line.split(' ');
+    const nominal = NOMINAL_PHASE[name];
+    if (nominal && Number(sec) > 0) worst = Math.max(worst, Number(sec) / nominal);
+  }
+  return worst;
 }
 
 // ------------------------------------------------------------------ plans
