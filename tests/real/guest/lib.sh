@@ -90,8 +90,8 @@ write_hypr_config() {
   install -d -o $DESK_UID -g $DESK_UID "$DESK_HOME/.config" "$DESK_HOME/.config/hypr"
   cat >"$DESK_HOME/.config/hypr/hyprland.lua" <<'LUA'
 hl.monitor({ output = "", mode = "preferred", position = "auto", scale = 1 })
-hl.monitor({ output = "HEADLESS-1", mode = "1920x1080", position = "0x0", scale = 1 })
-hl.monitor({ output = "HEADLESS-2", mode = "1920x1080", position = "1920x0", scale = 1.5 })
+hl.monitor({ output = "Virtual-1", mode = "1920x1080@60", position = "0x0", scale = 1 })
+hl.monitor({ output = "HEADLESS-1", mode = "1920x1080", position = "1920x0", scale = 1.5 })
 hl.config({
   animations = { enabled = false },
   decoration = { blur = { enabled = false }, shadow = { enabled = false }, rounding = 0 },
@@ -141,14 +141,16 @@ start_hyprland() {
   printf 'HYPRLAND_INSTANCE_SIGNATURE=%s\nWAYLAND_DISPLAY=%s\nXDG_CURRENT_DESKTOP=Hyprland\n' "$sig" "$wl" >"$SESSION_ENV"
   chown $DESK_UID "$SESSION_ENV"
   phase hyprland-ipc
-  # Two headless outputs (the config gives them scales 1 and 1.5), then the virtio-gpu output off.
-  # A loaded guest sometimes loses a request (the connection is reset) or shows the new output
-  # only after a while: wait for each one before asking again, and remove any extra ones.
+  # Two monitors: the virtio-gpu output Virtual-1 (DRM, scale 1) and one headless output (scale 1.5).
+  # Virtual-1 stays enabled: a disabled DRM output is modeset again on the next DRM change uevent,
+  # and Hyprland 0.57 crashed (SIGSEGV) that way in this guest. A loaded guest sometimes loses a
+  # request (the connection is reset) or shows the new output only after a while: wait for it
+  # before asking again, and remove any extra ones.
   local mons="" n n2 j extra
   headless() { hypr_ipc 'j/monitors all' 2>/dev/null | jq -r '.[].name' 2>/dev/null | grep '^HEADLESS' | sort -V; }
   for i in $(seq 1 6); do
     n=$(headless | wc -l)
-    [ "$n" -ge 2 ] && break
+    [ "$n" -ge 1 ] && break
     say "output create headless: $(hypr_ipc 'output create headless' 2>&1 | tr '\n' ' ')"
     for j in $(seq 1 30); do
       sleep 1
@@ -156,11 +158,10 @@ start_hyprland() {
       [ "$n2" -gt "$n" ] && break
     done
   done
-  for extra in $(headless | tail -n +3); do say "output remove $extra: $(hypr_ipc "output remove $extra" 2>&1 | tr '\n' ' ')"; done
+  for extra in $(headless | tail -n +2); do say "output remove $extra: $(hypr_ipc "output remove $extra" 2>&1 | tr '\n' ' ')"; done
   for i in $(seq 1 60); do
-    [ $((i % 15)) = 1 ] && say "disable Virtual-1: $(hypr_ipc 'eval hl.monitor({ output = "Virtual-1", disabled = true })' 2>&1 | tr '\n' ' ')"
     mons=$(hypr_ipc j/monitors 2>&1)
-    [ "$(printf '%s' "$mons" | grep -c '"name": "HEADLESS')" = 2 ] && ! printf '%s' "$mons" | grep -q '"name": "Virtual-1"' && break
+    [ "$(printf '%s' "$mons" | jq -r '[.[] | select((.name == "Virtual-1" and .width == 1920 and .scale == 1) or (.name == "HEADLESS-1" and .scale == 1.5))] | length' 2>/dev/null)" = 2 ] && break
     sleep 1
   done
   printf '%s\n' "$mons" >"$OUT/hyprland/monitors.json"
