@@ -44,12 +44,18 @@ describe('on the Hyprland simulator (0.56, Lua config)', () => {
     expect(d.data.layers).toBeTruthy();
   });
 
-  it('launch returns the window of the launched process on the requested workspace', async () => {
-    const r = await server.call('launch', { command: `${shq(process.execPath)} ${shq(FAKE_APP)} --title sim-launch --class hypruse.sim --delay 30`, workspace: '4' });
+  it('launch returns the window of the launched process on the requested workspace, where it settled', async () => {
+    const call = server.call('launch', { command: `${shq(process.execPath)} ${shq(FAKE_APP)} --title sim-launch --class hypruse.sim --delay 30`, workspace: '4' });
+    // the window moves a moment after it maps (as a tiled window gains its title bar): launch must answer with the new place
+    const mapped = await until(() => sim.windows.find((x) => x.title === 'sim-launch'));
+    await new Promise((r) => setTimeout(r, 80));
+    mapped.at = [mapped.at[0], mapped.at[1] + 27];
+    const r = await call;
     expect(r.isError, r.text.join('\n')).toBe(false);
     const w = sim.windows.find((x) => x.address === r.data.address)!;
     expect(w.title).toBe('sim-launch');
     expect(String(r.data.workspace)).toBe('4');
+    expect([r.data.at, r.data.size]).toEqual([w.at, w.size]);
   });
 
   it('hypr close_window closes it (the simulator no longer has it) and wait_for sees a new window', async () => {
@@ -126,6 +132,9 @@ describe('on the niri simulator', () => {
     expect(l.isError, l.text.join('\n')).toBe(false);
     const addr = String(l.data.address);
     expect(sim.windows.get(Number(addr))?.title).toBe('niri-launch');
+    // niri gives a tiled window no position: launch says so instead of inventing one
+    expect(l.data.at).toBeNull();
+    expect((l.data.size as number[]).every((n) => n > 0)).toBe(true);
     const f = await server.call('wm', { action: 'focus_window', target: addr });
     expect(f.isError, f.text.join('\n')).toBe(false);
     await until(() => sim.focusedWindowId === Number(addr));
