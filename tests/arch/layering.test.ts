@@ -63,7 +63,7 @@ describe('architecture rules', () => {
 
   it('the registered tool names equal the documented list', () => {
     expect(ALL_TOOLS.map((t) => t.name).sort()).toEqual(
-      ['act', 'binds', 'click_ui', 'clipboard', 'file_dialog', 'menu', 'desktop', 'hypr', 'keyboard', 'launch', 'marks', 'pointer', 'resume', 'screenshot', 'sequence', 'ui', 'use_bind', 'wait_for', 'zoom'].sort(),
+      ['act', 'binds', 'click_ui', 'clipboard', 'file_dialog', 'menu', 'desktop', 'get_text', 'hypr', 'keyboard', 'launch', 'marks', 'pointer', 'resume', 'screenshot', 'sequence', 'ui', 'use_bind', 'wait_for', 'zoom'].sort(),
     );
   });
 });

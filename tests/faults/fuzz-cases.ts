@@ -29,6 +29,7 @@ export const VALID: Record<string, Record<string, unknown>> = {
   zoom: { x: 100, y: 100 },
   ui: {},
   marks: {},
+  get_text: {},
   binds: {},
   wait_for: { event: 'window_open', timeout_s: 1 },
   click_ui: { name: 'OK' },

@@ -14,8 +14,8 @@ import { ANNOTATIONS, hints } from '../support/annotations.js';
 
 process.env.XDG_RUNTIME_DIR = mkdtempSync(join(tmpdir(), 'hypruse-mcp-'));
 
-const EXPECTED_TOOLS = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'binds', 'wait_for', 'click_ui', 'act', 'menu', 'file_dialog', 'pointer', 'keyboard', 'wm', 'launch', 'use_bind', 'sequence', 'resume'];
-const OBSERVE = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'binds', 'wait_for'];
+const EXPECTED_TOOLS = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'get_text', 'binds', 'wait_for', 'click_ui', 'act', 'menu', 'file_dialog', 'pointer', 'keyboard', 'wm', 'launch', 'use_bind', 'sequence', 'resume'];
+const OBSERVE = ['desktop', 'screenshot', 'zoom', 'ui', 'marks', 'get_text', 'binds', 'wait_for'];
 
 
 let session: FakeSession | null = null;

@@ -7,7 +7,7 @@
  */
 export const ANNOTATIONS: Record<string, [boolean, boolean, boolean, boolean]> = {
   desktop: [true, false, true, false], screenshot: [true, false, true, false], zoom: [true, false, true, false], ui: [true, false, true, false],
-  marks: [true, false, true, false], binds: [true, false, true, false], wait_for: [true, false, true, false],
+  marks: [true, false, true, false], get_text: [true, false, true, false], binds: [true, false, true, false], wait_for: [true, false, true, false],
   click_ui: [false, true, false, false], act: [false, true, false, false], menu: [false, true, false, false], file_dialog: [false, true, false, false], pointer: [false, true, false, false], keyboard: [false, true, false, false],
   wm: [false, true, false, false], hypr: [false, true, false, false],
   launch: [false, true, false, true], use_bind: [false, true, false, false], sequence: [false, true, false, false], clipboard: [false, true, false, false],

@@ -119,6 +119,12 @@ export class FakeAccessibility implements Accessibility {
   async read() { return { status: 'ok' as const, app: 'zenity', windowName: 'Entry', elements: this.elements, truncated: false, nodes: 10 }; }
   async refresh(ref: A11yElement['ref']) { return this.elements.find((e) => e.ref.path === ref.path) ?? null; }
   async doAction() { return true; }
+  /** Text per element path; elements without an entry have no text. */
+  texts = new Map<string, string>();
+  async textRange(ref: A11yElement['ref'], range: { offset: number; limit: number }) {
+    const t = this.texts.get(ref.path);
+    return t === undefined ? null : { text: t.slice(range.offset, range.offset + range.limit), total: t.length };
+  }
   async focusedText() { return null; }
   async dispose() { /* nothing */ }
 }

@@ -68,19 +68,30 @@ describe('labels attached to the fields they label', () => {
       item(6, 'text', '', 10, 100, 270, 24),
       item(7, 'push button', '', 10, 140, 60, 24),
       item(8, 'text', 'Named', 80, 140, 60, 24),
+      // a frame's title far above a big text view names nothing
+      item(9, 'label', 'Ridge', 10, 200, 60, 18, false),
+      item(10, 'text', '', 10, 260, 270, 200),
     ];
     attachLabels(items);
     expect(items.map((i) => `${i.role} "${i.name}"`)).toEqual([
-      'label "First"', 'text "First"', 'label "Second"', 'text "Second"', 'label "Notes"', 'text "Notes"', 'push button ""', 'text "Named"',
+      'label "First"', 'text "First"', 'label "Second"', 'text "Second"', 'label "Notes"', 'text "Notes"', 'push button ""', 'text "Named"', 'label "Ridge"', 'text ""',
     ]);
+  });
+  it('a label in another container names nothing', () => {
+    const box = item(20, 'panel', 'Box', 0, 0, 300, 100, false);
+    const label = item(21, 'label', 'Name', 10, 10, 60, 20, false);
+    const field = item(22, 'text', '', 80, 8, 200, 24);
+    label.up = box;
+    attachLabels([box, label, field]);
+    expect(field.name).toBe('');
   });
 });
 
 describe('element ids', () => {
-  it('keep one id per object across reads, give parents, and forget the oldest beyond the cap', () => {
+  it('keep one id per object across reads and per window, and give each the id of its listed parent', () => {
     const s = newSession();
     const a = [item(0, 'panel', 'P', 0, 0, 100, 100), item(0, 'push button', 'OK', 0, 0, 10, 10)];
-    a[1].depth = 3;
+    a[1].up = a[0];
     assignIds(s, 'w1', a);
     expect(a.map((i) => i.id)).toEqual([1, 2]);
     expect(a[1].parent).toBe(1);
@@ -152,7 +163,7 @@ describe('resolveElement against a window read', () => {
   it('click_ui by id clicks the element at its point, by a role-narrowed shared name in one call, and not a stale id', async () => {
     session = await fakeSession();
     session.fake.a11y.elements = [el('/c1', 'check box', 'Bold', 10, 10), el('/b1', 'push button', 'Bold', 100, 10)];
-    const ui = await session.pipeline.call('ui', { window: '11' });
+    const ui = await session.pipeline.call('ui', { window: '11', format: 'flat' });
     const rows = (ui.data as { elements: Array<{ id: number; role: string; name: string }> }).elements;
     expect(ui.text.slice(1)).toEqual([`[${rows[0].id}] check box "Bold" @150,125`, `[${rows[1].id}] push button "Bold" @240,125`]);
     await session.pipeline.call('click_ui', { id: rows[1].id });
@@ -171,5 +182,39 @@ describe('resolveElement against a window read', () => {
     attachLabels(items);
     items[1].labelledBy = 1;
     expect(matchable(items, false).map((i) => i.id)).toEqual([2]);
+  });
+});
+
+describe('get_text', () => {
+  it("reads one element's text in pages, and a window's texts in reading order (rows top to bottom, left to right)", async () => {
+    session = await fakeSession();
+    const fake = session.fake.a11y;
+    const doc = 'line one\nline two\n' + 'x'.repeat(30);
+    fake.elements = [
+      el('/title', 'label', 'Title', 10, 10, 100, 20, { actionable: false, clickable: false }),
+      el('/right', 'label', 'Right', 200, 12, 60, 16, { actionable: false, clickable: false }),
+      el('/doc', 'text', '', 10, 60, 300, 100, { value: { text: doc.slice(0, 20) + '…' }, states: ['editable', 'multi-line', 'showing', 'visible', 'sensitive'] }),
+      el('/pw', 'password text', 'Secret', 10, 170, 100, 20, { password: true }),
+      el('/ok', 'push button', 'OK', 300, 170, 60, 20),
+    ];
+    fake.texts.set('/doc', doc);
+    const ui = await session.pipeline.call('ui', { window: '11' });
+    const id = (ui.data!.elements as Array<{ id: number; role: string }>).find((e) => e.role === 'text')!.id;
+    const p1 = await session.pipeline.call('get_text', { id, limit: 10 });
+    expect(p1.data!).toMatchObject({ text: doc.slice(0, 10), offset: 0, total: doc.length, next_offset: 10 });
+    let got = '';
+    let offset = 0;
+    for (let n = 0; n < 10; n++) {
+      const r = await session.pipeline.call('get_text', { id, limit: 16, offset });
+      got += r.data!.text as string;
+      if (r.data!.next_offset === undefined) break;
+      offset = r.data!.next_offset as number;
+    }
+    expect(got).toBe(doc);
+    const win = await session.pipeline.call('get_text', { window: '11' });
+    expect(win.data!.text).toBe(`Title  Right\n${doc}\nOK`);
+    expect(win.data!.passwords).toBe(1);
+    await expect(session.pipeline.call('get_text', { name: 'Secret', window: '11' })).rejects.toThrow(/password field: its text is never read/);
+    await expect(session.pipeline.call('get_text', { id, limit: 0 })).rejects.toThrow(/limit/);
   });
 });

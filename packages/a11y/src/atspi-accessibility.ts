@@ -3,12 +3,12 @@ import {
   type A11yElement, type A11yOption, type A11yReadOptions, type A11yReadResult, type A11yWindowQuery, type Accessibility, type Logger,
 } from '@hypruse/core';
 import { AtspiBus, isGoneError, isMissingInterfaceError } from './atspi-bus.js';
-import { ATSPI_REGISTRY, ATSPI_ROOT_PATH, IFACE } from './atspi-constants.js';
+import { ATSPI_REGISTRY, ATSPI_ROOT_PATH, IFACE, Role } from './atspi-constants.js';
 import { Deadline, withDeadline } from './deadline.js';
 import { collectElements, isSkeleton, mayBeListed, toElement } from './elements.js';
 import { ElementOps } from './element-ops.js';
 import { placePopupItems } from './popup-extents.js';
-import { TreeReader, type NodeRef, type RawNode } from './tree-reader.js';
+import { TreeReader, isPasswordAttrs, type NodeRef, type RawNode } from './tree-reader.js';
 import { hasWindowTitled, pickWindow } from './window-matcher.js';
 
 export interface AtspiAccessibilityOptions {
@@ -218,6 +218,30 @@ export class AtspiAccessibility implements Accessibility {
             hint: 'Click it with the pointer at its coordinates instead.',
           });
         }
+        throw err;
+      }
+    });
+  }
+
+  async textRange(ref: A11yElement['ref'], range: { offset: number; limit: number }, signal?: AbortSignal): Promise<{ text: string; total: number; password?: boolean } | null> {
+    throwIfAborted(signal);
+    return withDeadline(this.timeoutMs, `the application owning ${ref.bus}`, signal, async (d) => {
+      const call = (iface: string, member: string, signature?: string, body?: unknown[]) => this.bus.call({ dest: ref.bus, path: ref.path, iface, member, signature, body }, d);
+      try {
+        const [role, attrs, count] = await Promise.all([
+          call(IFACE.Accessible, 'GetRole').then((b) => Number(b[0])),
+          call(IFACE.Accessible, 'GetAttributes').then((b) => (b[0] ?? {}) as Record<string, string>, () => ({})),
+          call(IFACE.Properties, 'Get', 'ss', [IFACE.Text, 'CharacterCount']).then((b) => Number((b[0] as { value?: unknown } | undefined)?.value ?? 0)),
+        ]);
+        if (role === Role.PASSWORD_TEXT || isPasswordAttrs(attrs)) return { text: '', total: 0, password: true };
+        const total = Number.isFinite(count) && count > 0 ? count : 0;
+        const start = Math.min(Math.max(0, range.offset), total);
+        const end = Math.min(total, start + Math.max(0, range.limit));
+        if (end <= start) return { text: '', total };
+        const body = await call(IFACE.Text, 'GetText', 'ii', [start, end]);
+        return { text: String(body[0] ?? ''), total };
+      } catch (err) {
+        if (isGoneError(err) || isMissingInterfaceError(err)) return null;
         throw err;
       }
     });

@@ -125,18 +125,23 @@ export function mayBeListed(node: RawNode, filter: Pick<ElementFilter, 'actionab
 export function collectElements(root: RawNode, filter: ElementFilter): A11yElement[] {
   const out: A11yElement[] = [];
   const showing = reportsShowing(root);
-  const stack: RawNode[] = [root];
+  // each node with the index of its nearest listed ancestor (-1: none)
+  const stack: Array<[RawNode, number]> = [[root, -1]];
   while (stack.length > 0) {
-    const node = stack.pop() as RawNode;
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
-    if (filter.name !== undefined && filter.name !== '' && !nameContains(node.name, filter.name)) continue;
-    if (filter.actionableOnly && !isActionable(node)) continue;
-    if (node.name.trim() === '' && !isValueBearing(node)) continue;
-    const popup = filter.popups?.has(node) === true;
-    if (boxProblem(node, popup ? 0 : filter.windowWidth, popup ? 0 : filter.windowHeight)) continue;
-    const el = toElement(node, showing);
-    if (popup) el.popup = true;
-    out.push(el);
+    const [node, up] = stack.pop() as [RawNode, number];
+    let keep = true;
+    if (filter.name !== undefined && filter.name !== '' && !nameContains(node.name, filter.name)) keep = false;
+    else if (filter.actionableOnly && !isActionable(node)) keep = false;
+    else if (node.name.trim() === '' && !isValueBearing(node)) keep = false;
+    else if (boxProblem(node, filter.popups?.has(node) === true ? 0 : filter.windowWidth, filter.popups?.has(node) === true ? 0 : filter.windowHeight)) keep = false;
+    const self = keep ? out.length : up;
+    if (keep) {
+      const el = toElement(node, showing);
+      if (up >= 0) el.parent = up;
+      if (filter.popups?.has(node) === true) el.popup = true;
+      out.push(el);
+    }
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push([node.children[i], self]);
   }
   return out;
 }

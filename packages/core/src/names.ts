@@ -15,9 +15,37 @@ export function normalizeName(name: string): string {
     .trim();
 }
 
-/** A role as written by an agent or by AT-SPI ("check box", "checkbox", "Check_Box"): compared without case, spaces, dashes or underscores. */
+/** Short names for AT-SPI roles, the same across toolkits (GTK 3 "push button" and GTK 4 "button" are both `button`). */
+export const ROLE_SHORT: Readonly<Record<string, string>> = {
+  'push button': 'button',
+  'toggle button': 'toggle',
+  'radio button': 'radio',
+  'check box': 'checkbox',
+  'combo box': 'combo',
+  'spin button': 'spin',
+  'page tab': 'tab',
+  'page tab list': 'tabs',
+  'password text': 'password',
+  'table cell': 'cell',
+  'table column header': 'column header',
+  'table row header': 'row header',
+  'text box': 'entry',
+  'list item': 'item',
+  'tree item': 'item',
+};
+
+const ROLE_KEYS: Record<string, string> = Object.fromEntries(
+  Object.entries(ROLE_SHORT).flatMap(([long, short]) => [[long.replace(/\s+/g, ''), short.replace(/\s+/g, '')]]),
+);
+
+/**
+ * A role as written by an agent or by AT-SPI ("check box", "checkbox", "Check_Box", "button"), as one
+ * comparison key: case, spaces, dashes and underscores ignored, and a role's short name equal to it
+ * (`button` = `push button`, `entry` = `text box`; `entry` also names editable `text`, see roleMatches in the tools).
+ */
 export function normalizeRole(role: string): string {
-  return role.toLowerCase().replace(/[\s_-]+/g, '');
+  const k = role.toLowerCase().replace(/[\s_-]+/g, '');
+  return ROLE_KEYS[k] ?? k;
 }
 
 /** True when `name` contains `query` once both are normalized (an empty query matches everything). */

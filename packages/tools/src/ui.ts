@@ -5,14 +5,24 @@ import {
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, requirePosition, snapshot } from './common/desktop.js';
 import { assertCapturable, captureFrame, deliverFrame, toplevelIdOf } from './common/image.js';
-import { elementArgs, markField, matchable, readElements, resolveElement } from './common/elements.js';
+import { elementArgs, markField, matchable, readElements, resolveElement, roleField, roleMatches } from './common/elements.js';
 import { matchNames } from './common/match.js';
+import { renderFlat, renderTree } from './common/ui-tree.js';
 import { sleep } from './common/pointer.js';
 import { OPEN_WAIT_MS, openedShape, openedSince, watchOpened, type Opened } from './common/opened.js';
 import { saveMarks, uiJson, uiLine, type UiItem } from './common/ui-read.js';
 import { address, className, imageMetaShape, uiElement } from './common/output.js';
 
-const uiOutput = z.strictObject({ window: address, class: className, truncated: z.boolean(), elements: z.array(uiElement) });
+const uiOutput = z.strictObject({
+  window: address,
+  class: className,
+  truncated: z.boolean(),
+  elements: z.array(uiElement),
+  /** the after= that continues a capped listing */
+  next_after: z.number().int().optional(),
+  /** elements left out by max_chars */
+  left: z.number().int().optional(),
+});
 const marksOutput = z.strictObject({ ...imageMetaShape, legend: z.array(uiElement.extend({ mark: z.number() })), hint: fact(z.string()) });
 /** Roles whose click opens a menu or popup (what it opened is awaited briefly and listed). */
 const MENU_OPENERS = new Set(['menu', 'menu item', 'combo box', 'menu button']);
@@ -34,35 +44,50 @@ export const uiTool = defineTool({
   title: 'Accessibility tree',
   effect: 'observe',
   description:
-    "A window's controls over accessibility (AT-SPI): role, name, global click point and current values (field text, slider value and percent, checked state; password fields are never read). Use it before any screenshot; click one with click_ui. `name` filters.",
-  readonlyDescription: "A window's controls over accessibility (AT-SPI): role, name, global point and current values (field text, slider value and percent, checked state; password fields are never read). `name` filters.",
+    "A window's controls over accessibility (AT-SPI) as a compact tree: `[12] push button \"OK\"` lines, one space of indent per level, named containers as headers, siblings of one role on one line; values, `checked`, `focused`, `disabled` shown (no `checked` = unchecked; password fields are never read). Labels name the fields they label. Act on an element by its id (click_ui id=12; ids stay valid while the element lives and are checked before use). Use it before any screenshot. `name`/`role` filter; `format=flat` lists each control with its global point; `max_chars` caps the text (continue with `after`).",
+  readonlyDescription: "A window's controls over accessibility (AT-SPI) as a compact tree: `[12] push button \"OK\"` lines, one space of indent per level, values and states shown (no `checked` = unchecked; password fields are never read). `name`/`role` filter; `format=flat` lists each control with its global point; `max_chars` caps the text (continue with `after`).",
   input: z
     .object({
       window: windowField,
       name: z.string().max(200).default('').describe('Only controls whose name contains this (case and accents ignored).'),
       actionable: z.boolean().default(true).describe('Only named, actionable controls (false: every element with a box).'),
+      role: roleField,
+      format: z.enum(['tree', 'flat']).default('tree').describe('tree: compact hierarchy with ids; flat: one control a line with its global point.'),
+      max_chars: z.number().int().min(0).max(1_000_000).default(0).describe('Cap the listing at about this many characters (0 = no cap); the last line names the after= for the rest.'),
+      after: z.number().int().min(0).default(0).describe('Continue a capped listing after this element id.'),
     })
     .strict(),
   output: uiOutput,
   cli: { positional: ['window'] },
   async handle(args, ctx) {
     const r = await readElements(ctx, args.window);
-    const items = listed(r.items, args.name, args.actionable);
+    const items = listed(r.items, args.name, args.actionable, args.role);
     const more = r.truncated ? ' (stopped after a large tree; try a name filter)' : '';
     if (!items.length) {
-      throw new NotFoundError('not_found.element', `${args.name ? `no matching '${args.name}' elements` : 'no actionable elements'} in ${r.window.class}${more}`, {
-        hint: args.name ? 'try a shorter name, or ui without a filter' : 'use screenshot + zoom instead',
+      const what = [args.role ? args.role : '', args.name ? `matching '${args.name}'` : ''].filter(Boolean).join(' ');
+      throw new NotFoundError('not_found.element', `${what ? `no ${what} elements` : 'no actionable elements'} in ${r.window.class}${more}`, {
+        hint: what ? 'try a shorter name, or ui without a filter' : 'use screenshot + zoom instead',
       });
     }
+    const opts = { maxChars: args.max_chars, after: args.after };
+    const view = args.format === 'flat' ? renderFlat(items, (i) => uiLine(i, i.id), opts) : renderTree(items, opts);
+    let elements = items;
+    if (args.after || view.next) {
+      // only what the text shows, so text and data agree
+      const inText = new Set(view.lines.join('\n').match(/\[(\d+)\]/g)?.map((m) => Number(m.slice(1, -1))) ?? []);
+      elements = items.filter((i) => inText.has(i.id));
+    }
     const res = result(`${items.length} control(s) in ${r.window.class} "${r.window.title}" (${r.window.address})${more}`);
-    for (const i of items) res.text(uiLine(i, i.id));
-    return res.data({ window: r.window.address, class: r.window.class, truncated: r.truncated, elements: items.map(uiJson) }).build();
+    for (const l of view.lines) res.text(l);
+    return res
+      .data({ window: r.window.address, class: r.window.class, truncated: r.truncated, elements: elements.map(uiJson), ...(view.next ? { next_after: view.next, left: view.left } : {}) })
+      .build();
   },
 });
 
 /** The elements `ui` lists: controls (or, with actionable=false, everything with a box), labels that name a field folded into it, filtered by name. */
-function listed(items: UiItem[], name: string, actionableOnly: boolean): UiItem[] {
-  const pool = matchable(items, actionableOnly);
+function listed(items: UiItem[], name: string, actionableOnly: boolean, role = ''): UiItem[] {
+  const pool = matchable(items, actionableOnly).filter((i) => roleMatches(i, role));
   return name.trim() ? pool.filter((i) => matchNames([i], name).pool.length > 0) : pool;
 }
 

@@ -27,6 +27,8 @@ export interface A11yElement {
   password?: boolean;
   focused?: boolean;
   depth: number;
+  /** Index (in the same read's element list) of the nearest listed ancestor; absent at the top. */
+  parent?: number;
   /** In a popup surface (an open menu): `extents` are already relative to the main window's surface, and may lie outside it. */
   popup?: boolean;
 }
@@ -67,6 +69,11 @@ export interface Accessibility {
   /** Current state of one element (after an action), or null if it is gone. */
   refresh(ref: A11yElement['ref'], signal?: AbortSignal): Promise<A11yElement | null>;
   doAction(ref: A11yElement['ref'], index: number, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Characters [offset, offset + limit) of an element's text (its Text interface) and the whole length;
+   * `password: true` (and no text) for a password field; null when the element is gone or has no text.
+   */
+  textRange?(ref: A11yElement['ref'], range: { offset: number; limit: number }, signal?: AbortSignal): Promise<{ text: string; total: number; password?: boolean } | null>;
   /** The focused text element of an app (for typing verification), or null. */
   focusedText(pid: number, signal?: AbortSignal): Promise<{ element: A11yElement; text: string | null } | null>;
   dispose(): Promise<void>;

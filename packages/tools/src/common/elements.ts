@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NotFoundError, UsageError, fact, type SessionState, type ToolContext, type Window } from '@hypruse/core';
+import { NotFoundError, ROLE_SHORT, UsageError, fact, type SessionState, type ToolContext, type Window } from '@hypruse/core';
 import { findWindow, requirePosition, snapshot } from './desktop.js';
 import { windowField } from './fields.js';
 import { closestNames, matchNames, normalizeName, normalizeRole } from './match.js';
@@ -60,7 +60,7 @@ function reverseOf(t: ElementIds): Map<string, number> {
 
 /**
  * Give every item of a read its id (an object seen before keeps its id; its listed role and name are
- * updated) and its parent's id (the nearest earlier item of smaller depth: the tree is read in document order).
+ * updated) and its parent's id (its nearest listed ancestor).
  */
 export function assignIds(session: SessionState, window: string, items: UiItem[]): void {
   const t = elementIds(session);
@@ -75,13 +75,9 @@ export function assignIds(session: SessionState, window: string, items: UiItem[]
     t.ids[String(id)] = { w: window, b: it.ref.bus, p: it.ref.path, r: it.role, n: it.name };
     it.id = id;
   }
-  const stack: UiItem[] = [];
   for (const it of items) {
-    while (stack.length && stack[stack.length - 1].depth >= it.depth) stack.pop();
-    const up = stack[stack.length - 1];
-    if (up) it.parent = up.id;
+    if (it.up?.id) it.parent = it.up.id;
     else delete it.parent;
-    stack.push(it);
   }
   const ids = Object.keys(t.ids);
   if (ids.length > MAX_IDS) {
@@ -109,9 +105,9 @@ const LABELLED_ROLES = new Set(['text', 'entry', 'password text', 'combo box', '
 const LABEL_ROLES = new Set(['label', 'static']);
 
 /**
- * Attach labels to the fields they label: a nameless field takes the text of the nearest label on its
- * row to its left, else of the nearest label just above it (within two field heights, overlapping it
- * horizontally). Each label names one field. Pure: works on window-relative extents.
+ * Attach labels to the fields they label: a nameless field takes the text of the nearest label in
+ * the same container on its row to its left, else of a label just above it (a small gap, left edges
+ * aligned). Each label names one field. Pure: works on window-relative extents.
  */
 export function attachLabels(items: UiItem[]): void {
   const labels = items.filter((i) => LABEL_ROLES.has(i.role) && !i.actionable && i.name.trim() !== '');
@@ -123,14 +119,14 @@ export function attachLabels(items: UiItem[]): void {
     const fcy = fe.y + fe.height / 2;
     let best: { l: UiItem; d: number } | null = null;
     for (const l of labels) {
-      if (used.has(l)) continue;
+      if (used.has(l) || l.up !== f.up) continue;
       const le = l.extents;
       const lcy = le.y + le.height / 2;
+      const gapX = fe.x - (le.x + le.width);
+      const gapY = fe.y - (le.y + le.height);
       let d = Infinity;
-      if (le.x + le.width <= fe.x + 4 && Math.abs(lcy - fcy) <= Math.max(fe.height, le.height) / 2) d = fe.x - (le.x + le.width);
-      else if (le.y + le.height <= fe.y + 4 && fe.y - (le.y + le.height) <= 2 * fe.height && le.x < fe.x + fe.width && le.x + le.width > fe.x) {
-        d = 1000 + fe.y - (le.y + le.height);
-      }
+      if (gapX >= -4 && gapX <= 300 && Math.abs(lcy - fcy) <= Math.max(fe.height, le.height) / 2) d = gapX;
+      else if (gapY >= -4 && gapY <= Math.max(12, le.height) && Math.abs(le.x - fe.x) <= 24) d = 1000 + gapY;
       if (d < (best?.d ?? Infinity)) best = { l, d };
     }
     if (best) {
@@ -234,8 +230,17 @@ function resolved(read: ElementRead, item: UiItem, by: ResolvedElement['by'], ma
   return { read, item, id: item.id, window: read.window, x: item.x, y: item.y, role: item.role, name: item.name, label: label ?? describeElement(item), by, ...(mark ? { mark } : {}) };
 }
 
-function roleMatches(item: UiItem, role: string): boolean {
-  return role === '' || normalizeRole(item.role) === normalizeRole(role);
+/** The role as the compact tree shows it: the short name (`button`, `checkbox`), `entry` for an editable one-line text. */
+export function displayRole(item: Pick<UiItem, 'role' | 'states'>): string {
+  if (item.role === 'text' && item.states.includes('editable') && !item.states.includes('multi-line')) return 'entry';
+  return ROLE_SHORT[item.role] ?? item.role;
+}
+
+/** Whether an element has the role an agent named (its AT-SPI role or the short name the tree shows; empty = any). */
+export function roleMatches(item: UiItem, role: string): boolean {
+  if (role.trim() === '') return true;
+  const want = normalizeRole(role);
+  return normalizeRole(item.role) === want || normalizeRole(displayRole(item)) === want;
 }
 
 /** The window a stored id belongs to, checked against the `window` argument. */

@@ -30,6 +30,8 @@ export interface UiItem {
   ref: A11yElement['ref'];
   extents: A11yElement['extents'];
   depth: number;
+  /** internal: the nearest listed ancestor in the same read */
+  up?: UiItem;
   actionable: boolean;
   states: string[];
 }
@@ -72,8 +74,12 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
   requirePosition(desktop, window, 'placing its controls on the screen');
   const g = window.geometry;
   const items: UiItem[] = [];
+  // per element of the read: its item, or (dropped) the item of its nearest kept ancestor
+  const kept: Array<UiItem | undefined> = [];
   for (const el of r.elements) {
     const e = el.extents;
+    const up = el.parent !== undefined ? kept[el.parent] : undefined;
+    kept.push(up);
     if (e.width <= 0 || e.height <= 0) continue;
     const x = g.x + e.x + Math.floor(e.width / 2);
     const y = g.y + e.y + Math.floor(e.height / 2);
@@ -90,6 +96,8 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
     if (el.checked !== undefined) item.checked = el.checked;
     if (el.focused) item.focused = true;
     if (el.popup) item.popup = true;
+    if (up) item.up = up;
+    kept[kept.length - 1] = item;
     items.push(item);
   }
   ctx.session.observed.set(window.address, { ...g });
@@ -109,7 +117,7 @@ export function uiLine(i: UiItem, n?: number): string {
 }
 
 export function uiJson(i: UiItem): Record<string, unknown> {
-  const { ref: _ref, extents: _e, depth: _d, actionable: _a, states: _s, popup: _p, id, parent, labelledBy, ...rest } = i;
+  const { ref: _ref, extents: _e, depth: _d, up: _u, actionable: _a, states: _s, popup: _p, id, parent, labelledBy, ...rest } = i;
   return { ...(id ? { id } : {}), ...(parent ? { parent } : {}), ...(labelledBy ? { labelled_by: labelledBy } : {}), ...rest };
 }
 
