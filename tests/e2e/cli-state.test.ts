@@ -3,7 +3,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { launchFixture, requireDesktop, swayNodes } from '../support/desktop.js';
+import { readFileSync } from 'node:fs';
+import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import { BIN } from '../support/server.js';
 
 const run = promisify(execFile);
@@ -33,5 +34,25 @@ describe.skipIf(!desk)('state kept between shell verbs', () => {
     expect(no.code).toBe(3);
     expect(no.err).toMatch(/refused: confine/);
     await verb(['wm', 'close_window', addr]);
+  });
+
+  it('pointer --image-x/--image-y in a later verb use the transform of the window screenshot an earlier verb took', async () => {
+    const probe = await launchFixture('pointer-probe', { workspace: '2' });
+    const addr = String(probe.conId);
+    const env = { HYPRUSE_TAKEOVER_MS: '0' };
+    const shot = await verb(['screenshot', '--window', addr, '--json'], env);
+    expect(shot.code, shot.err).toBe(0);
+    const meta = JSON.parse(shot.out).result as { geometry: number[]; scale: number };
+    expect(meta.scale).toBe(1.5);
+    const click = await verb(['pointer', 'click', '--image-x', '300', '--image-y', '150'], env);
+    expect(click.code, click.err).toBe(0);
+    // where GTK saw the press (surface-local), placed on the layout by sway's tree
+    const line = await waitFor(() => readFileSync(probe.stdout, 'utf8').split('\n').find((l) => l.startsWith('press ')), 5000, 'the probe to report the click');
+    const p = Object.fromEntries(line.slice(6).split(' ').map((kv) => kv.split('='))) as Record<string, string>;
+    const n = (await swayNodes()).find((c) => c.id === probe.conId)!;
+    const wr = n.window_rect ?? { x: 0, y: 0 };
+    expect(Math.abs(n.rect.x + wr.x + Number(p.x) - (meta.geometry[0] + 300 / 1.5))).toBeLessThanOrEqual(1);
+    expect(Math.abs(n.rect.y + wr.y + Number(p.y) - (meta.geometry[1] + 150 / 1.5))).toBeLessThanOrEqual(1);
+    await killFixture(probe.pid);
   });
 });
