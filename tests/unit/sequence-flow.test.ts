@@ -51,6 +51,16 @@ describe('sequence observations and $N references', () => {
     expect(cursor(session)).toEqual(['cursor 110,120']);
   });
 
+  it('a get_text step is an observation whose result a later step reads', async () => {
+    session = await fakeSession();
+    const r = await seq(session, [
+      { op: 'get_text', window: '11' },
+      { op: 'keyboard', action: 'type', text: '$1.class', window: '11' },
+    ]);
+    expect(r.text[1]).toMatch(/^\[1\] get_text: /);
+    expect(session.fake.input.delivered).toEqual(['type zenity']);
+  });
+
   it('a number from an earlier result feeds a coordinate', async () => {
     session = await fakeSession();
     await seq(session, [

@@ -13,11 +13,12 @@ import { clickUiTool, uiTool } from './ui.js';
 import { wmTool } from './wm.js';
 import { waitForTool } from './wait-for.js';
 import { screenshotTool } from './screenshot.js';
+import { getTextTool } from './get-text.js';
 
 const STEP_TOOLS = {
   pointer: pointerTool, keyboard: keyboardTool, click_ui: clickUiTool, hypr: wmTool, wm: wmTool, wait_for: waitForTool,
   // observations: their results feed `$N` references and conditions; they change nothing
-  ui: uiTool, screenshot: screenshotTool,
+  ui: uiTool, screenshot: screenshotTool, get_text: getTextTool,
 } as const;
 type ToolOp = keyof typeof STEP_TOOLS;
 type Op = ToolOp | 'repeat';
@@ -134,7 +135,7 @@ function watchOf(comp: Compositor): Watch {
 
 const stepSchema = z
   .object({
-    op: z.enum(OPS).describe('pointer | keyboard | click_ui | hypr | wm | wait_for | ui | screenshot | repeat'),
+    op: z.enum(OPS).describe('pointer | keyboard | click_ui | hypr | wm | wait_for | ui | screenshot | get_text | repeat'),
     optional: z.boolean().optional().describe('A failure of this step is reported and the plan goes on.'),
     if: z.unknown().optional().describe('Run only when it holds: {present: {name|id|role, window}}, {absent: {...}}, or {text_contains: "...", window, name|id}.'),
     on_fail: z.array(z.unknown()).max(20).optional().describe('Steps to run when this step fails; when they succeed the plan goes on.'),
@@ -146,7 +147,7 @@ export const sequenceTool = defineTool({
   title: 'Run a short plan',
   effect: 'destructive',
   description:
-    'Run ordered steps ({op: pointer|keyboard|click_ui|hypr|wait_for|ui|screenshot, ...that tool\'s arguments}) in one call, every guard applying per step; stops the moment the desktop changes structurally in a way a step did not intend (a window opens, closes, moves, a workspace changes), with a per-step report and a final observation (then, default desktop). Focus changes and notifications are ignored; give keyboard steps a window. ' +
+    'Run ordered steps ({op: pointer|keyboard|click_ui|hypr|wait_for|ui|screenshot|get_text, ...that tool\'s arguments}) in one call, every guard applying per step; stops the moment the desktop changes structurally in a way a step did not intend (a window opens, closes, moves, a workspace changes), with a per-step report and a final observation (then, default desktop). Focus changes and notifications are ignored; give keyboard steps a window. ' +
     'Control flow: optional: true (a failure does not stop the plan; a refusal always does); if: {present: {name, role, id, window}} | {absent: {...}} | {text_contains: "...", window, name|id} (skipped when false); on_fail: [steps] (recovery, then go on); {op: "repeat", steps: [...], until: <condition>, max: N} (at most 20 rounds). A whole string "$N" or "$N.path" (e.g. "$2.elements.0.id", "$1.window") is replaced by step N\'s result; "$$" writes a literal "$".',
   input: z
     .object({
@@ -246,7 +247,7 @@ const OK: Outcome = { ok: true };
 class Halt {
   constructor(readonly out: Outcome) {}
 }
-const OBSERVATIONS: ReadonlySet<Op> = new Set<Op>(['ui', 'screenshot']);
+const OBSERVATIONS: ReadonlySet<Op> = new Set<Op>(['ui', 'screenshot', 'get_text']);
 
 /** The state of one sequence run: report, what ran last, results for `$N`. */
 class Run {
