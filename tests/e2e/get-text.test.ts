@@ -1,20 +1,12 @@
 // get_text on real apps: a text view's whole content in pages (compared with what libatspi reads
 // from gtk3-widget-factory itself), and a zenity dialog's text in reading order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, killFixture, launchFixture, requireDesktop, swayNodes } from '../support/desktop.js';
+import { killFixture, launchFixture, requireDesktop, swayNodes } from '../support/desktop.js';
+import { atspi } from '../support/atspi.js';
 import { startServer, type Server } from '../support/server.js';
 import { settled, slowA11yConfig } from '../support/tools.js';
 
 const desk = await requireDesktop();
-const DUMP = new URL('../support/atspi-dump.py', import.meta.url).pathname;
-
-interface Node { role: string; name: string; states: string[]; text?: string }
-
-async function atspi(pid: number): Promise<Node[]> {
-  const r = await harness(['exec', '--', '/usr/bin/python3', DUMP, String(pid)], 30000);
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Node);
-}
 
 describe.skipIf(!desk)('get_text', () => {
   let server: Server;

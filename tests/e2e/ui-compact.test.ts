@@ -2,22 +2,14 @@
 // gnome-calculator): the same elements with the same facts, and at least 2x shorter on the widget
 // factory. The facts are checked against libatspi itself (python3-gi Atspi, run as the desktop user).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, killFixture, launchFixture, requireDesktop, swayNodes } from '../support/desktop.js';
+import { killFixture, launchFixture, requireDesktop, swayNodes } from '../support/desktop.js';
+import { atspi } from '../support/atspi.js';
 import { startServer, type Server } from '../support/server.js';
 import { settled, slowA11yConfig } from '../support/tools.js';
 
 const desk = await requireDesktop();
-const DUMP = new URL('../support/atspi-dump.py', import.meta.url).pathname;
 
 interface Row { id: number; role: string; name: string; value?: string | number; checked?: boolean; clickable: boolean; password?: true; focused?: true; labelled_by?: number }
-interface Node { role: string; name: string; states: string[]; text?: string; value?: number }
-
-/** The app's tree as libatspi reads it. */
-async function atspi(pid: number): Promise<Node[]> {
-  const r = await harness(['exec', '--', '/usr/bin/python3', DUMP, String(pid)], 30000);
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Node);
-}
 
 /** Every fact the flat list gives about an element must be on the compact line that holds its id. */
 function sameFacts(tree: string[], rows: Row[]): void {

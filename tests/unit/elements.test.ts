@@ -218,3 +218,35 @@ describe('get_text', () => {
     await expect(session.pipeline.call('get_text', { id, limit: 0 })).rejects.toThrow(/limit/);
   });
 });
+
+describe('wait_for on elements', () => {
+  it('waits for an element to reach a state, says already when it holds, times out naming what it is, and waits for a quiet tree', async () => {
+    session = await fakeSession();
+    const fake = session.fake.a11y;
+    fake.elements = [el('/c1', 'check box', 'Bold', 10, 10, 80, 30, { checked: false })];
+    const ui = await session.pipeline.call('ui', { window: '11' });
+    const id = (ui.data!.elements as Array<{ id: number }>)[0].id;
+    setTimeout(() => (fake.elements = [el('/c1', 'check box', 'Bold', 10, 10, 80, 30, { checked: true })]), 300);
+    const r = await session.pipeline.call('wait_for', { event: 'element', id, state: 'checked', timeout_s: 5 });
+    expect(r.data).toMatchObject({ event: 'element', state: 'checked', id, name: 'Bold' });
+    expect(r.data!.already).toBeUndefined();
+    const again = await session.pipeline.call('wait_for', { event: 'element', name: 'bold', window: '11', state: 'checked' });
+    expect(again.data!.already).toBe(true);
+    setTimeout(() => (fake.elements = []), 300);
+    const gone = await session.pipeline.call('wait_for', { event: 'element', name: 'Bold', window: '11', state: 'gone', timeout_s: 5 });
+    expect(gone.data).toMatchObject({ event: 'element', state: 'gone' });
+    fake.elements = [el('/c1', 'check box', 'Bold', 10, 10, 80, 30, { checked: true })];
+    await expect(session.pipeline.call('wait_for', { event: 'element', name: 'Bold', window: '11', state: 'unchecked', timeout_s: 1 })).rejects.toThrow(
+      /^timeout: the element did not become unchecked within 1s; it is check box "Bold" checked/,
+    );
+    await expect(session.pipeline.call('wait_for', { event: 'element', window: '11' })).rejects.toThrow(/needs the element/);
+    // idle: a tree that changes for a while, then stays
+    let n = 0;
+    const t = setInterval(() => (fake.elements = [el('/c1', 'check box', `Bold ${n++}`, 10, 10)]), 50);
+    setTimeout(() => clearInterval(t), 600);
+    const t0 = Date.now();
+    const idle = await session.pipeline.call('wait_for', { event: 'idle', window: '11', quiet_ms: 300, timeout_s: 10 });
+    expect(idle.data).toMatchObject({ event: 'idle', window: '11' });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(850);
+  });
+});

@@ -36,7 +36,7 @@ describe('the agent skill', () => {
         expect(r, 'only Bash(hypruse ...) and Read of capture files').toMatch(/^Read\(\/\/run\/user\/\*\/hypruse\/\*\*\)$/);
       }
     }
-    expect([...verbs].sort()).toEqual(['binds', 'desktop', 'doctor', 'marks', 'screenshot', 'ui', 'wait_for', 'zoom']);
+    expect([...verbs].sort()).toEqual(['binds', 'desktop', 'doctor', 'get_text', 'marks', 'screenshot', 'ui', 'wait_for', 'zoom']);
   });
 
   it('the skill teaches the workflow, coordinates, exit codes and refusal rules', () => {

@@ -1,0 +1,13 @@
+import { expect } from 'vitest';
+import { harness } from './desktop.js';
+
+const DUMP = new URL('./atspi-dump.py', import.meta.url).pathname;
+
+export interface AtspiNode { role: string; name: string; states: string[]; text?: string; value?: number }
+
+/** An app's window tree as libatspi reads it (python3-gi Atspi as the desktop user): the tests' independent reader. */
+export async function atspi(pid: number): Promise<AtspiNode[]> {
+  const r = await harness(['exec', '--', '/usr/bin/python3', DUMP, String(pid)], 30000);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout.trim().split('\n').map((l) => JSON.parse(l) as AtspiNode);
+}
