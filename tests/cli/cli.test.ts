@@ -103,7 +103,7 @@ describe('the MCP server over real stdio', () => {
     try {
       expect(client.getServerVersion()?.name).toBe('hypruse');
       const { tools } = await client.listTools();
-      expect(tools.length).toBe(16);
+      expect(tools.length).toBe(19);
       const desktop = tools.find((t) => t.name === 'desktop')!;
       expect(desktop.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       const r = await client.callTool({ name: 'desktop', arguments: {} });
