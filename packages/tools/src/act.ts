@@ -7,6 +7,7 @@ import { allowAuthField, confirmField, thenField } from './common/fields.js';
 import { compositorOf } from './common/desktop.js';
 import { elementArgs, resolveElement, type ResolvedElement } from './common/elements.js';
 import { matchNames } from './common/match.js';
+import { activateElement } from './common/activate.js';
 import { sleep } from './common/pointer.js';
 import { openedSince, openedShape, watchOpened, type Opened } from './common/opened.js';
 
@@ -91,14 +92,6 @@ async function until(ctx: ToolContext, el: A11yElement, done: (now: A11yElement)
   return { ok: now !== null && done(now), now };
 }
 
-function actionIndex(el: A11yElement, names: readonly string[]): number {
-  for (const n of names) {
-    const i = el.actions.findIndex((a) => a.toLowerCase() === n);
-    if (i >= 0) return i;
-  }
-  return -1;
-}
-
 interface Outcome {
   text: string;
   via: 'atspi' | 'pointer' | 'keyboard' | 'none';
@@ -106,13 +99,9 @@ interface Outcome {
   state?: Record<string, unknown>;
 }
 
-/** Activate an element: its AT-SPI action when it has one, else a pointer click through the full pipeline. */
-async function activate(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11yElement, names: readonly string[]): Promise<'atspi' | 'pointer'> {
-  const i = actionIndex(el, names);
-  if (i >= 0 && (await a11yOf(ctx).doAction(el.ref, i, ctx.signal))) return 'atspi';
-  await compositorOf(ctx).focusWindow(t.read.window.address);
-  await ctx.invoke('pointer', { action: 'click', x: t.item.x, y: t.item.y, allow_auth: args.allow_auth, confirm: args.confirm });
-  return 'pointer';
+/** Activate the element (AT-SPI action, else a pointer click through the full pipeline). */
+function activate(ctx: ToolContext, args: Args, t: ResolvedElement, _el: A11yElement, names: readonly string[]): Promise<'atspi' | 'pointer'> {
+  return activateElement(ctx, { ref: t.item.ref, x: t.item.x, y: t.item.y, window: t.read.window.address }, names, args);
 }
 
 function unverified(what: string, shows: string): never {

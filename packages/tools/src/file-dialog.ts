@@ -6,6 +6,7 @@ import { allowAuthField, confirmField, thenField, windowField } from './common/f
 import { compositorOf, snapshot } from './common/desktop.js';
 import { openedShape } from './common/opened.js';
 import { matchNames } from './common/match.js';
+import { ACTIVATE_ACTIONS, activateElement } from './common/activate.js';
 import { sleep } from './common/pointer.js';
 import { readUi, uiLine, type UiItem, type UiRead } from './common/ui-read.js';
 
@@ -65,13 +66,9 @@ function button(r: UiRead, names: readonly string[]): UiItem | undefined {
   return undefined;
 }
 
-/** Press a push button: its AT-SPI action (a GTK button runs it after the call returns), else a pointer click. */
-async function press(ctx: ToolContext, args: Args, b: UiItem): Promise<void> {
-  const a11y = ctx.services.get(Tokens.Accessibility);
-  const el = await a11y.refresh(b.ref, ctx.signal);
-  const i = el ? el.actions.findIndex((a) => ['click', 'press', 'activate'].includes(a.toLowerCase())) : -1;
-  if (el && i >= 0 && (await a11y.doAction(b.ref, i, ctx.signal))) return;
-  await ctx.invoke('pointer', { action: 'click', x: b.x, y: b.y, allow_auth: args.allow_auth, confirm: args.confirm });
+/** Press a push button (a GTK button runs its AT-SPI action after the call returns), else a pointer click. */
+function press(ctx: ToolContext, args: Args, b: UiItem, window: string): Promise<'atspi' | 'pointer'> {
+  return activateElement(ctx, { ref: b.ref, x: b.x, y: b.y, window }, ACTIVATE_ACTIONS, args);
 }
 
 async function closedWithin(sub: EventSubscription | null, ctx: ToolContext, dialog: string, ms: number): Promise<boolean> {
@@ -169,13 +166,13 @@ export const fileDialogTool = defineTool({
         if (asks && replace) {
           if (!args.overwrite) {
             const cancel = button(asks, ['Cancel', 'No']);
-            if (cancel) await press(ctx, args, cancel);
+            if (cancel) await press(ctx, args, cancel, asks.window.address);
             throw new UsageError(`${args.path} exists and the dialog asks to replace it; nothing was replaced (the dialog stays open)`, {
               hint: 'call again with overwrite: true to replace it, or choose another path',
               data: { question: asks.items.slice(0, 8).map((i) => uiLine(i)) },
             });
           }
-          await press(ctx, args, replace);
+          await press(ctx, args, replace, asks.window.address);
           replaced = true;
           closed = await closedWithin(sub, ctx, dialog, scaledMs(CLOSE_MS, ctx.env));
         }

@@ -1,0 +1,33 @@
+import { Tokens, type A11yElement, type ToolContext } from '@hypruse/core';
+import { compositorOf } from './desktop.js';
+
+/** Action names that activate a control (a button, a check box), in the order tried. */
+export const ACTIVATE_ACTIONS = ['click', 'press', 'activate'];
+
+/**
+ * Activate an element by its first AT-SPI action named in `names` (GTK runs a
+ * button's or a check box's action after the call returns), else with a real
+ * pointer click at its point, through the full pipeline.
+ */
+export async function activateElement(
+  ctx: ToolContext,
+  target: { ref: A11yElement['ref']; x: number; y: number; window: string },
+  names: readonly string[],
+  guards: { allow_auth: boolean; confirm: boolean },
+): Promise<'atspi' | 'pointer'> {
+  const a11y = ctx.services.get(Tokens.Accessibility);
+  const el = await a11y.refresh(target.ref, ctx.signal);
+  const i = el ? actionIndex(el, names) : -1;
+  if (i >= 0 && (await a11y.doAction(target.ref, i, ctx.signal))) return 'atspi';
+  await compositorOf(ctx).focusWindow(target.window);
+  await ctx.invoke('pointer', { action: 'click', x: target.x, y: target.y, allow_auth: guards.allow_auth, confirm: guards.confirm });
+  return 'pointer';
+}
+
+function actionIndex(el: A11yElement, names: readonly string[]): number {
+  for (const n of names) {
+    const i = el.actions.findIndex((a) => a.toLowerCase() === n);
+    if (i >= 0) return i;
+  }
+  return -1;
+}
