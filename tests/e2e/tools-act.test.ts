@@ -155,4 +155,20 @@ describe.skipIf(!desk)('element actions on real GTK 3 apps', () => {
       await killFixture(app.pid);
     }
   }, 180000);
+
+  it('GTK 4: set_text fills the client-side-decorated dialog\'s entry, read back; the app prints it on Apply', async () => {
+    const app = await launchFixture('gtk4-dialog', { workspace: '3', args: ['--dialog-only'] });
+    try {
+      const addr = String(app.conId);
+      const r = await server.call('act', { action: 'set_text', name: 'Name', text: 'gtk4 ✓', window: addr });
+      expect(r.isError, r.text.join('\n')).toBe(false);
+      expect(r.data).toMatchObject({ action: 'set_text', verified: true, state: { text: 'gtk4 ✓' } });
+      const ok = await server.call('click_ui', { name: 'Apply', window: addr });
+      expect(ok.isError, ok.text.join('\n')).toBe(false);
+      await waitFor(() => readFileSync(app.stdout, 'utf8').includes('clicked Apply'), 10000, 'the dialog to print its answer');
+      expect(readFileSync(app.stdout, 'utf8')).toContain('clicked Apply entry=gtk4 ✓');
+    } finally {
+      await killFixture(app.pid).catch(() => undefined);
+    }
+  }, 120000);
 });
