@@ -45,8 +45,9 @@ const FIXTURES = {
   'widget-factory': { cmd: 'gtk3-widget-factory', args: [] },
   // a form of two unnamed fields labelled First and Last; OK prints "first|last"
   'zenity-forms': { cmd: 'zenity', args: ['--forms', '--title=hypruse form', '--text=Who?', '--add-entry=First', '--add-entry=Last'] },
-  // its own process (no D-Bus single instance), so its window has the launched pid
-  mousepad: { cmd: 'mousepad', args: ['--disable-server'] },
+  // its own process (no D-Bus single instance), so its window has the launched pid; settings in
+  // memory and its files in this desktop's runtime dir, so a session an earlier run left behind is never restored
+  mousepad: { cmd: '/usr/bin/env', args: ['GSETTINGS_BACKEND=memory', `XDG_CONFIG_HOME=${join(RUN, 'mousepad')}`, `XDG_DATA_HOME=${join(RUN, 'mousepad')}`, 'mousepad', '--disable-server'] },
   foot: { cmd: 'foot', args: [] },
   // one big button printing a line per registered click; `-- gtk3|gtk4|qt5` picks the toolkit
   'click-counter': { cmd: '/usr/bin/python3', args: [join(dirname(fileURLToPath(import.meta.url)), 'click-counter.py')] },

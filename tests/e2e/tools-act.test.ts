@@ -111,6 +111,8 @@ describe.skipIf(!desk)('element actions on real GTK 3 apps', () => {
     const app = await launchFixture('mousepad', { workspace: '3' });
     try {
       const addr = String(app.conId);
+      // mousepad builds its menu bar a moment after its window maps
+      await waitFor(async () => (await probe(app.pid)).some((n) => n.role === 'menu' && n.name === 'File'), 30000, "mousepad's File menu");
       await settled(server, addr);
 
       // clicking the File menu lists what it opened: its items with ids, at their popup's place, labels trimmed
@@ -135,7 +137,8 @@ describe.skipIf(!desk)('element actions on real GTK 3 apps', () => {
       expect(typed.isError, typed.text.join('\n')).toBe(false);
       const m = await call('menu', { path: 'File > Save As…', window: addr });
       expect(m.isError, m.text.join('\n')).toBe(false);
-      const dialog = (m.data.opened as Array<{ kind: string; window: string; title: string }>).find((o) => o.kind === 'window')!;
+      const dialog = ((m.data.opened ?? []) as Array<{ kind: string; window: string; title: string }>).find((o) => o.kind === 'window')!;
+      expect(dialog, m.text.join('\n')).toBeTruthy();
       expect(dialog.title).toBe('Save As');
       expect((await swayNodes()).find((n) => String(n.id) === dialog.window)?.name).toBe('Save As');
       const f = await call('file_dialog', { path: file, window: dialog.window });
@@ -160,6 +163,8 @@ describe.skipIf(!desk)('element actions on real GTK 3 apps', () => {
     const app = await launchFixture('gtk4-dialog', { workspace: '3', args: ['--dialog-only'] });
     try {
       const addr = String(app.conId);
+      // the app registers on the accessibility bus a moment after its window maps
+      await settled(server, addr);
       const r = await server.call('act', { action: 'set_text', name: 'Name', text: 'gtk4 ✓', window: addr });
       expect(r.isError, r.text.join('\n')).toBe(false);
       expect(r.data).toMatchObject({ action: 'set_text', verified: true, state: { text: 'gtk4 ✓' } });
