@@ -12,6 +12,8 @@ import { readUi, uiLine, type UiItem, type UiRead } from './common/ui-read.js';
 
 /** How long the dialog may take to close after its default button, and a text to show up (scaled). */
 const CLOSE_MS = 5000;
+/** How long the first Return may take to close the dialog before it is pressed once more (see handle). */
+const RETURN_MS = 1500;
 const FIELD_MS = 2000;
 
 /** Default-button labels of Open/Save dialogs, most specific first. */
@@ -156,7 +158,20 @@ export const fileDialogTool = defineTool({
       const b = button(await readUi(ctx, dialog, '', true), DEFAULT_BUTTONS);
       if (b) pressed = b.name;
       await ctx.invoke('keyboard', { action: 'key', keys: 'Return', window: dialog, allow_auth: args.allow_auth });
-      let closed = await closedWithin(sub, ctx, dialog, scaledMs(CLOSE_MS, ctx.env));
+      let closed = await closedWithin(sub, ctx, dialog, scaledMs(RETURN_MS, ctx.env));
+      if (!closed) {
+        // GTK 3's chooser drops a Return that arrives while it is still taking in the path just set
+        // (seen on an idle machine, never under load): when nothing else happened (the dialog is
+        // still there, no window of its own opened, the field still holds the path), press it once more
+        const d = await snapshot(ctx);
+        const still = d.windows.some((w) => w.address === dialog);
+        const fresh = d.windows.some((w) => !before.has(w.address));
+        const again = a11y.text ? await a11y.text(field.ref, args.path.length + 100, ctx.signal).catch(() => null) : null;
+        if (still && !fresh && again === args.path) {
+          await ctx.invoke('keyboard', { action: 'key', keys: 'Return', window: dialog, allow_auth: args.allow_auth });
+          closed = await closedWithin(sub, ctx, dialog, scaledMs(CLOSE_MS, ctx.env));
+        }
+      }
       if (!closed) {
         // an overwrite confirmation (its own window, or inside the dialog)
         const d = await snapshot(ctx);

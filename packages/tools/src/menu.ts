@@ -6,6 +6,8 @@ import { openedShape, openedSince, watchOpened, type Opened } from './common/ope
 import { sleep } from './common/pointer.js';
 import { readUi, type UiItem, type UiRead } from './common/ui-read.js';
 
+/** GTK 3's MENU_SHELL_TIMEOUT (500 ms) and a margin: see the wait before a submenu's item is clicked. */
+const MENU_RELEASE_GUARD_MS = 550;
 const MENU_ROLES = new Set(['menu', 'menu item', 'check menu item', 'radio menu item', 'tearoff menu item', 'popup menu']);
 
 /** How long each submenu may take to appear (scaled by the time policy). */
@@ -142,6 +144,8 @@ export const menuTool = defineTool({
       let via: 'atspi' | 'pointer' = 'pointer';
       const key = (i: UiItem) => `${i.role}|${i.name}|${i.x},${i.y}`;
       let shown = popup;
+      /** When the click that opened the current submenu was sent (null: the path started in a menu already open). */
+      let openedAt: number | null = null;
       for (let level = 0; level < labels.length; level++) {
         const label = labels[level];
         const hits = matchMenuItem(items, label);
@@ -152,6 +156,15 @@ export const menuTool = defineTool({
         }
         const item = hits[0];
         const known = new Set(shown.map(key));
+        // A GTK 3 menu takes a button release within MENU_SHELL_TIMEOUT (500 ms, on the input events'
+        // own clock) of its popping up for the end of the click that opened it, and ignores it: an
+        // item clicked sooner stays unactivated with its menu open. Wait out that window (real
+        // milliseconds, as the event timestamps are; not scaled by the machine's speed).
+        if (openedAt !== null) {
+          const wait = openedAt + MENU_RELEASE_GUARD_MS - Date.now();
+          if (wait > 0) await sleep(wait, ctx.signal);
+        }
+        openedAt = Date.now();
         via = await activate(ctx, args, window, item);
         if (level === labels.length - 1) {
           const o: Opened | null = await openedSince(ctx, watch, { waitMs: DIALOG_MS, menus: true });
