@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import {
   CancelledError, HypruseError, runtimeDir, scaledMs, type Capture, type CaptureTarget, type Frame, type Logger, type Rect,
 } from '@hypruse/core';
-import { DISPLAY_ID, WaylandConnection, arg, fdPassingUnavailable, waylandSocketPath, type ArgReader } from '../input/index.js';
+import { DISPLAY_ID, WaylandConnection, arg, fdPassingUnavailable, requestXdgOutput, waylandSocketPath, type ArgReader } from '../input/index.js';
 import { grimGeometry } from './grim-capture.js';
 import { channelOffsets, shmToRgb } from './shm-pixels.js';
 
@@ -217,16 +217,7 @@ export class ScreencopyCapture implements Capture {
             info.transform = a.int();
           } else if (op === 4 && !info.name) info.name = a.string() ?? '';
         });
-        const xdg = conn.allocId('zxdg_output_v1', (op, a) => {
-          if (op === 0) {
-            info.logical.x = a.int();
-            info.logical.y = a.int();
-          } else if (op === 1) {
-            info.logical.width = a.int();
-            info.logical.height = a.int();
-          } else if (op === 3) info.name = a.string() ?? info.name;
-        });
-        conn.send(xdgManager, 1, [arg.newId(xdg), arg.object(info.id)]);
+        requestXdgOutput(conn, xdgManager, info.id, info);
         session.outputs.set(g.name, info);
       };
       let xdgManager = 0;

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import {
   HypruseError, runtimeDir, scaledMs, toHypruseError, type Indicator, type IndicatorAct, type IndicatorReport, type Logger, type Rect,
 } from '@hypruse/core';
-import { DISPLAY_ID, WaylandConnection, arg, fdPassingUnavailable, waylandSocketPath, type ArgReader } from '../input/index.js';
+import { DISPLAY_ID, WaylandConnection, arg, fdPassingUnavailable, requestXdgOutput, waylandSocketPath, type ArgReader } from '../input/index.js';
 import { loadSharp } from '../capture/sharp-imaging.js';
 import { indicatorElements, rgbaToShmArgb, type IndicatorElement, type IndicatorScene } from './indicator-svg.js';
 
@@ -299,16 +299,7 @@ export class LayerShellIndicator implements Indicator {
           if (op === 3) out.scale = Math.max(1, a.int());
           else if (op === 4 && !out.name) out.name = a.string() ?? '';
         });
-        const xdg = conn.allocId('zxdg_output_v1', (op, a) => {
-          if (op === 0) {
-            out.logical.x = a.int();
-            out.logical.y = a.int();
-          } else if (op === 1) {
-            out.logical.width = a.int();
-            out.logical.height = a.int();
-          } else if (op === 3) out.name = a.string() ?? out.name;
-        });
-        conn.send(xdgManager, 1, [arg.newId(xdg), arg.object(out.id)]);
+        requestXdgOutput(conn, xdgManager, out.id, out);
         s.outputs.set(g.name, out);
       };
       s.registry = conn.allocId('wl_registry', (op, a) => {

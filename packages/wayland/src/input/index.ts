@@ -5,6 +5,8 @@ export type { GlobalInfo, ConnectOptions } from './wire/connection.js';
 export { encodeMessage, MessageSplitter, ArgReader, arg, toFixed, fromFixed, MAX_MESSAGE_SIZE } from './wire/codec.js';
 export type { WireArg, WireMessage } from './wire/codec.js';
 export { connectTransport, fdPassingUnavailable } from './wire/transport.js';
+export { requestXdgOutput } from './wire/xdg-output.js';
+export type { XdgOutputInfo } from './wire/xdg-output.js';
 export { loadLibc, koffiVersion } from './wire/libc.js';
 export type { Libc } from './wire/libc.js';
 export type { WireTransport } from './wire/transport.js';
