@@ -255,9 +255,7 @@ export class ScreencopyCapture implements Capture {
   }
 
   private bind(s: Session, name: number, iface: string, version: number, handler?: (op: number, a: ArgReader) => void): number {
-    const id = s.conn.allocId(iface, handler);
-    s.conn.send(s.registry, 0, [arg.uint(name), arg.string(iface), arg.uint(version), arg.newId(id)]);
-    return id;
+    return s.conn.bindName(s.registry, name, iface, version, handler);
   }
 
   /** wlr-screencopy of an output, or of a box inside it. */

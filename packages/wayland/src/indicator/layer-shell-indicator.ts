@@ -339,9 +339,7 @@ export class LayerShellIndicator implements Indicator {
   }
 
   private bind(s: Session, name: number, iface: string, version: number, handler?: (op: number, a: ArgReader) => void): number {
-    const id = s.conn.allocId(iface, handler);
-    s.conn.send(s.registry, 0, [arg.uint(name), arg.string(iface), arg.uint(version), arg.newId(id)]);
-    return id;
+    return s.conn.bindName(s.registry, name, iface, version, handler);
   }
 
   /** A click-through overlay surface for `el` on `out`, configured by the compositor. */

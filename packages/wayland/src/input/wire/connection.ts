@@ -149,6 +149,17 @@ export class WaylandConnection {
     return { id, version };
   }
 
+  /**
+   * Bind global `name` through a registry of the caller's own (needed where an
+   * interface is advertised more than once, as wl_output is): the one request
+   * every client here sends for that.
+   */
+  bindName(registry: number, name: number, iface: string, version: number, handler?: EventHandler): number {
+    const id = this.allocId(iface, handler);
+    this.send(registry, 0, [arg.uint(name), arg.string(iface), arg.uint(version), arg.newId(id)]);
+    return id;
+  }
+
   /** Forget a client-destroyed object locally (the server confirms with delete_id). */
   forget(id: number): void {
     this.handlers.delete(id);
