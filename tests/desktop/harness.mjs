@@ -55,6 +55,8 @@ const FIXTURES = {
   'pointer-probe': { cmd: '/usr/bin/python3', args: [join(dirname(fileURLToPath(import.meta.url)), 'pointer-probe.py')] },
   // GTK 4: a main window whose button opens a header-bar (client-side-decorated) dialog with an entry, Cancel and Apply
   'gtk4-dialog': { cmd: '/usr/bin/python3', args: [join(dirname(fileURLToPath(import.meta.url)), 'gtk4-dialog.py')] },
+  // GTK 3: a labelled entry, a check button, an expander, a combo box, a notebook, a long scrolled list, Cancel and OK (OK prints them all)
+  'gtk3-form': { cmd: '/usr/bin/python3', args: [join(dirname(fileURLToPath(import.meta.url)), 'gtk3-form.py')] },
 };
 
 class HarnessError extends Error {}

@@ -15,7 +15,7 @@ import { scaledMs } from '@hypruse/core';
 
 export const HARNESS = fileURLToPath(new URL('../desktop/harness.mjs', import.meta.url));
 
-export type FixtureName = 'zenity-entry' | 'zenity-question' | 'zenity-forms' | 'widget-factory' | 'mousepad' | 'foot' | 'click-counter' | 'pointer-probe' | 'gtk4-dialog';
+export type FixtureName = 'zenity-entry' | 'zenity-question' | 'zenity-forms' | 'widget-factory' | 'mousepad' | 'foot' | 'click-counter' | 'pointer-probe' | 'gtk4-dialog' | 'gtk3-form';
 
 /** The variables a process needs to live on the test desktop. */
 export interface DesktopEnv extends Record<string, string> {

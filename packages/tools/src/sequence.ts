@@ -14,9 +14,14 @@ import { wmTool } from './wm.js';
 import { waitForTool } from './wait-for.js';
 import { screenshotTool } from './screenshot.js';
 import { getTextTool } from './get-text.js';
+import { actTool } from './act.js';
+import { menuTool } from './menu.js';
+import { fileDialogTool } from './file-dialog.js';
 
 const STEP_TOOLS = {
   pointer: pointerTool, keyboard: keyboardTool, click_ui: clickUiTool, hypr: wmTool, wm: wmTool, wait_for: waitForTool,
+  // element actions: each verifies its own effect, and every guard applies as to a call of its own
+  act: actTool, menu: menuTool, file_dialog: fileDialogTool,
   // observations: their results feed `$N` references and conditions; they change nothing
   ui: uiTool, screenshot: screenshotTool, get_text: getTextTool,
 } as const;
@@ -83,7 +88,10 @@ function excused(step: Step, e: DesktopEvent, window: string | null, model?: Des
     if (e.type === 'window_move' && a.action === 'move_window' && e.address === a.target) return true;
     if (e.type === 'window_close' && a.action === 'close_window' && e.address === a.target) return true;
   }
-  if ((op === 'keyboard' && a.window) || op === 'click_ui') {
+  // a menu path's last item opening its dialog is what the step meant
+  if (op === 'menu' && e.type === 'window_open') return true;
+  if (op === 'file_dialog' && e.type === 'window_close' && (e.address === window || e.address === a.window)) return true;
+  if ((op === 'keyboard' && a.window) || op === 'click_ui' || op === 'act') {
     if (e.type === 'workspace') return true;
     // a dialog closing after its OK/Return is the intended effect
     if (e.type === 'window_close' && window && e.address === window) return true;
@@ -135,7 +143,7 @@ function watchOf(comp: Compositor): Watch {
 
 const stepSchema = z
   .object({
-    op: z.enum(OPS).describe('pointer | keyboard | click_ui | hypr | wm | wait_for | ui | screenshot | get_text | repeat'),
+    op: z.enum(OPS).describe('pointer | keyboard | click_ui | act | menu | file_dialog | hypr | wm | wait_for | ui | screenshot | get_text | repeat'),
     optional: z.boolean().optional().describe('A failure of this step is reported and the plan goes on.'),
     if: z.unknown().optional().describe('Run only when it holds: {present: {name|id|role, window}}, {absent: {...}}, or {text_contains: "...", window, name|id}.'),
     on_fail: z.array(z.unknown()).max(20).optional().describe('Steps to run when this step fails; when they succeed the plan goes on.'),
@@ -147,7 +155,7 @@ export const sequenceTool = defineTool({
   title: 'Run a short plan',
   effect: 'destructive',
   description:
-    'Run ordered steps ({op: pointer|keyboard|click_ui|hypr|wait_for|ui|screenshot|get_text, ...that tool\'s arguments}) in one call, every guard applying per step; stops the moment the desktop changes structurally in a way a step did not intend (a window opens, closes, moves, a workspace changes), with a per-step report and a final observation (then, default desktop). Focus changes and notifications are ignored; give keyboard steps a window. ' +
+    'Run ordered steps ({op: pointer|keyboard|click_ui|act|menu|file_dialog|hypr|wait_for|ui|screenshot|get_text, ...that tool\'s arguments}) in one call, every guard applying per step; stops the moment the desktop changes structurally in a way a step did not intend (a window opens, closes, moves, a workspace changes), with a per-step report and a final observation (then, default desktop). Focus changes and notifications are ignored; give keyboard steps a window. ' +
     'Control flow: optional: true (a failure does not stop the plan; a refusal always does); if: {present: {name, role, id, window}} | {absent: {...}} | {text_contains: "...", window, name|id} (skipped when false); on_fail: [steps] (recovery, then go on); {op: "repeat", steps: [...], until: <condition>, max: N} (at most 20 rounds). A whole string "$N" or "$N.path" (e.g. "$2.elements.0.id", "$1.window") is replaced by step N\'s result; "$$" writes a literal "$".',
   input: z
     .object({
@@ -376,6 +384,9 @@ class Run {
         this.prevWindow = (r.observeWindow ?? (r.data?.window as string | undefined) ?? (args.window as string | undefined) ?? null) || null;
         const clicked = r.data?.clicked as { window?: string } | undefined;
         if (clicked?.window) this.prevWindow = clicked.window;
+        // act names its element's window, file_dialog its dialog
+        const acted = (r.data?.element as { window?: string } | undefined)?.window ?? (r.data?.dialog as string | undefined);
+        if (acted) this.prevWindow = acted;
       }
       return { text: r.text.join('\n'), ...(r.data ?? {}) };
     } catch (err) {
