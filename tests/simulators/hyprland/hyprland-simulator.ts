@@ -24,6 +24,12 @@ export interface SimulatorOptions {
   processes?: 'spawn' | 'fake';
   /** Per-client socket2 queue limit (Hyprland: 64). */
   eventQueueLimit?: number;
+  /**
+   * Monitors in place of the two simulated ones (physical size, logical
+   * position, scale), e.g. the outputs of a real Wayland display the
+   * simulator stands in front of; workspace N+1 starts on monitor N.
+   */
+  monitors?: Array<{ name: string; width: number; height: number; x: number; y: number; scale: number }>;
 }
 
 /** One dispatch the simulator executed, decoded (tests assert exact values). */
@@ -88,6 +94,12 @@ export class HyprlandSimulator {
   readonly emitted: string[] = [];
   /** Called after each exec dispatch (tests use it to race an unrelated window). */
   onExec: ((command: string) => void) | null = null;
+  /**
+   * Called with each decoded dispatch; the request is answered once every
+   * returned promise settled (a real compositor answers after the change took
+   * effect), so a test can carry a dispatch over to a real compositor.
+   */
+  onDispatch: ((d: DispatchRecord) => Promise<void> | void) | null = null;
 
   private s1: Server | null = null;
   private s2: Server | null = null;
@@ -105,6 +117,8 @@ export class HyprlandSimulator {
   private readonly rulesPending: PendingRule[] = [];
   private readonly owners = new Map<string, Owner>();
   private focusCounter = 0;
+  /** Windows whose place is given from outside (`openWindow({ geometry })`): the simulated layout leaves them alone. */
+  private readonly placed = new Set<string>();
 
   constructor(opts: SimulatorOptions = {}) {
     this.profile = PROFILES[opts.version ?? '0.56'];
@@ -120,19 +134,19 @@ export class HyprlandSimulator {
     this.processes = opts.processes ?? 'spawn';
     this.queueLimit = opts.eventQueueLimit ?? 64;
     this.binds = defaultBinds(this.configProvider, this.profile.version);
-    this.monitors = [
-      { id: 0, name: 'DP-1', description: 'Simulated 1080p', make: 'Sim', model: 'Flat', width: 1920, height: 1080, refreshRate: 60, x: 0, y: 0, scale: 1, transform: 0, focused: true, activeWorkspace: 1, specialWorkspace: 0 },
-      { id: 1, name: 'HDMI-A-1', description: 'Simulated 1.5x', make: 'Sim', model: 'Scaled', width: 2880, height: 1620, refreshRate: 60, x: 1920, y: 0, scale: 1.5, transform: 0, focused: false, activeWorkspace: 2, specialWorkspace: 0 },
-    ];
-    this.workspaces = [
-      { id: 1, name: '1', monitor: 'DP-1' },
-      { id: 2, name: '2', monitor: 'HDMI-A-1' },
-    ];
+    this.monitors = opts.monitors
+      ? opts.monitors.map((m, i) => ({ id: i, description: `Mirrored ${m.name}`, make: 'Sim', model: 'Mirror', refreshRate: 60, transform: 0, focused: i === 0, activeWorkspace: i + 1, specialWorkspace: 0, ...m }))
+      : [
+          { id: 0, name: 'DP-1', description: 'Simulated 1080p', make: 'Sim', model: 'Flat', width: 1920, height: 1080, refreshRate: 60, x: 0, y: 0, scale: 1, transform: 0, focused: true, activeWorkspace: 1, specialWorkspace: 0 },
+          { id: 1, name: 'HDMI-A-1', description: 'Simulated 1.5x', make: 'Sim', model: 'Scaled', width: 2880, height: 1620, refreshRate: 60, x: 1920, y: 0, scale: 1.5, transform: 0, focused: false, activeWorkspace: 2, specialWorkspace: 0 },
+        ];
+    this.workspaces = this.monitors.map((m, i) => ({ id: i + 1, name: String(i + 1), monitor: m.name }));
+    const first = this.monitors[0];
     this.layers = [
-      { address: this.layerAddr(), namespace: 'waybar', monitor: 'DP-1', level: 2, x: 0, y: 0, w: 1920, h: 30, pid: 4242 },
-      { address: this.layerAddr(), namespace: 'hyprpaper', monitor: 'DP-1', level: 0, x: 0, y: 0, w: 1920, h: 1080, pid: 4243 },
+      { address: this.layerAddr(), namespace: 'waybar', monitor: first.name, level: 2, x: first.x, y: first.y, w: Math.round(first.width / first.scale), h: 30, pid: 4242 },
+      { address: this.layerAddr(), namespace: 'hyprpaper', monitor: first.name, level: 0, x: first.x, y: first.y, w: Math.round(first.width / first.scale), h: Math.round(first.height / first.scale), pid: 4243 },
     ];
-    this.cursor = { x: 960, y: 540 };
+    this.cursor = { x: first.x + Math.round(first.width / first.scale / 2), y: first.y + Math.round(first.height / first.scale / 2) };
   }
 
   private layerAddr(): string {
@@ -257,13 +271,20 @@ export class HyprlandSimulator {
       return;
     }
     let reply: string;
+    const dispatched = this.dispatches.length;
     try {
       reply = this.handle(request);
     } catch (err) {
       reply = `Err: ${err instanceof Error ? err.message : String(err)}`;
     }
-    if (failure?.mode === 'slow') setTimeout(() => sock.end(reply), failure.delayMs);
-    else sock.end(reply);
+    const hook = this.onDispatch;
+    const carried = hook ? this.dispatches.slice(dispatched).map((d) => Promise.resolve().then(() => hook(d))) : [];
+    const send = () => {
+      if (failure?.mode === 'slow') setTimeout(() => sock.end(reply), failure.delayMs);
+      else sock.end(reply);
+    };
+    if (carried.length) void Promise.allSettled(carried).then(send);
+    else send();
   }
 
   /** Handle one request text exactly as Hyprland's socket 1 would (exposed for unit tests). */
@@ -765,7 +786,7 @@ export class HyprlandSimulator {
   private setFloating(w: SimWindow, floating: boolean): void {
     if (w.staysFloating && !floating) return;
     w.floating = floating;
-    if (floating) {
+    if (floating && !this.placed.has(w.address)) {
       const mon = this.monitorOfWs(w.workspace);
       const lw = Math.round(mon.width / mon.scale);
       const lh = Math.round(mon.height / mon.scale);
@@ -807,7 +828,7 @@ export class HyprlandSimulator {
     const mon = this.monitorOfWs(wsId);
     const lw = Math.round(mon.width / mon.scale);
     const lh = Math.round(mon.height / mon.scale);
-    const tiled = this.windows.filter((c) => c.workspace === wsId && c.mapped && !c.floating);
+    const tiled = this.windows.filter((c) => c.workspace === wsId && c.mapped && !c.floating && !this.placed.has(c.address));
     const gap = 5;
     tiled.forEach((c, i) => {
       const w = Math.floor((lw - gap * (tiled.length + 1)) / tiled.length);
@@ -815,18 +836,26 @@ export class HyprlandSimulator {
       c.size = [w, lh - 30 - 2 * gap];
     });
     // maximized: the work area below the simulated 30 px bar, with the gaps; fullscreen: the whole monitor
-    for (const c of this.windows.filter((x) => x.workspace === wsId && x.mapped && x.fullscreen === 1)) {
+    for (const c of this.windows.filter((x) => x.workspace === wsId && x.mapped && x.fullscreen === 1 && !this.placed.has(x.address))) {
       c.at = [mon.x + gap, mon.y + 30 + gap];
       c.size = [lw - 2 * gap, lh - 30 - 2 * gap];
     }
-    for (const c of this.windows.filter((x) => x.workspace === wsId && x.mapped && x.fullscreen >= 2)) {
+    for (const c of this.windows.filter((x) => x.workspace === wsId && x.mapped && x.fullscreen >= 2 && !this.placed.has(x.address))) {
       c.at = [mon.x, mon.y];
       c.size = [lw, lh];
     }
   }
 
-  /** Open a window directly (an "unrelated" app). Returns it. */
-  openWindow(o: { class: string; title?: string; pid?: number; workspace?: string; floating?: boolean; silent?: boolean; staysFloating?: boolean }): SimWindow {
+  /**
+   * Open a window directly (an "unrelated" app). Returns it. With `geometry`
+   * its place is given from outside (the real window it stands for) and kept
+   * until `place()`; a close request then only records the dispatch (the real
+   * window closes, and whoever mirrors it calls `closeWindowNow`).
+   */
+  openWindow(o: {
+    class: string; title?: string; pid?: number; workspace?: string; floating?: boolean; silent?: boolean; staysFloating?: boolean;
+    geometry?: { at: [number, number]; size: [number, number] };
+  }): SimWindow {
     const pid = o.pid ?? this.fakeProcess(null, {}).pid;
     let ws = this.focusedMonitor().activeWorkspace;
     let silent = o.silent ?? false;
@@ -865,7 +894,11 @@ export class HyprlandSimulator {
       ...(o.staysFloating ? { staysFloating: true, floating: true } : {}),
     };
     this.windows.push(w);
-    if (w.floating) this.setFloatingQuiet(w);
+    if (o.geometry) {
+      this.placed.add(w.address);
+      w.at = [...o.geometry.at];
+      w.size = [...o.geometry.size];
+    } else if (w.floating) this.setFloatingQuiet(w);
     this.layout(ws);
     const wsName = this.wsName(ws);
     // 0.57 (recorded): the title arrives before the window maps
@@ -884,6 +917,21 @@ export class HyprlandSimulator {
     w.at = [mon.x + 100, mon.y + 100];
   }
 
+  /** Move/resize a window placed from outside (Hyprland emits no event for a geometry change). */
+  place(address: string, at: [number, number], size: [number, number]): void {
+    const w = this.windows.find((x) => x.address === address);
+    if (!w) throw new Error(`no window ${address}`);
+    w.at = [...at];
+    w.size = [...size];
+  }
+
+  /** Focus a window as if the person clicked it (its workspace shown, activewindow events). */
+  activate(address: string): void {
+    const w = this.windows.find((x) => x.address === address && x.mapped);
+    if (!w) throw new Error(`no window ${address}`);
+    this.focus(w);
+  }
+
   /** Change a window title (emits windowtitle + windowtitlev2). */
   setTitle(address: string, title: string): void {
     const w = this.windows.find((x) => x.address === address);
@@ -899,6 +947,7 @@ export class HyprlandSimulator {
     const i = this.windows.findIndex((x) => x.address === address);
     if (i < 0) return;
     const [w] = this.windows.splice(i, 1);
+    this.placed.delete(w.address);
     this.emit('closewindow', w.address.slice(2));
     this.layout(w.workspace);
     if (this.activeWindow === address) {
@@ -925,7 +974,7 @@ export class HyprlandSimulator {
 
   /** closewindow: a window with `refuseClose` in its title stays open (prompting to save). */
   private requestClose(w: SimWindow): void {
-    if (w.title.includes('refuse-close')) return;
+    if (w.title.includes('refuse-close') || this.placed.has(w.address)) return;
     setTimeout(() => this.closeWindowNow(w.address), 20);
   }
 

@@ -59,7 +59,8 @@ export interface SimWorkspace {
   urgent: boolean;
 }
 
-type Owner = { kind: 'none' } | { kind: 'client'; socket: Socket } | { kind: 'process'; child: ChildProcess };
+/** `external`: the window stands for a real one elsewhere; a close request only records the action (whoever mirrors it removes it). */
+type Owner = { kind: 'none' } | { kind: 'client'; socket: Socket } | { kind: 'process'; child: ChildProcess } | { kind: 'external' };
 
 export interface SimWindow {
   id: number;
@@ -73,6 +74,8 @@ export interface SimWindow {
   /** Column order on its workspace. */
   order: number;
   size: [number, number];
+  /** Floating only: the content's position in its workspace's view, given from outside (default: centred). */
+  pos?: [number, number];
   ignoreClose: boolean;
   owner: Owner;
   focusTs: number | null;
@@ -89,6 +92,12 @@ export interface OpenWindowSpec {
   focus?: boolean;
   /** Ignore CloseWindow (an app prompting to save). */
   ignoreClose?: boolean;
+  /** Content size (default 640x400). */
+  size?: [number, number];
+  /** Floating only: the content's position in the workspace's view (default: centred). */
+  pos?: [number, number];
+  /** The window stands for a real one elsewhere: CloseWindow is only recorded. */
+  external?: boolean;
 }
 
 export interface SimLayer {
@@ -112,6 +121,12 @@ export interface NiriSimulatorOptions {
   demoWindows?: boolean;
   /** The niri release whose shapes to speak (default 26.04). */
   version?: NiriSimVersion;
+  /**
+   * Outputs in place of the two simulated ones (e.g. those of a real Wayland
+   * display the simulator stands in front of); the workspaces of the first
+   * simulated output go to the first, the others to the second (or the first).
+   */
+  outputs?: SimOutput[];
 }
 
 export class NiriSimulator extends EventEmitter {
@@ -156,6 +171,12 @@ export class NiriSimulator extends EventEmitter {
 
   /** Names of requests received, in order (`Windows`, `Action FocusWindow`, `SimClient`). */
   readonly requests: string[] = [];
+  /**
+   * Called with each action (name, fields) after the simulator applied it; the
+   * reply waits for the returned promise (niri answers once the action ran), so
+   * a test can carry an action over to a real compositor.
+   */
+  onAction: ((name: string, args: Record<string, unknown>) => Promise<void> | void) | null = null;
 
   private server: Server | null = null;
   private readonly streams = new Set<Socket>();
@@ -177,6 +198,7 @@ export class NiriSimulator extends EventEmitter {
     const display = opts.display ?? 'wayland-sim';
     const sim = new NiriSimulator(dir, join(dir, `niri.${display}.${process.pid}.sock`), display);
     sim.ownsDir = !opts.dir;
+    if (opts.outputs?.length) sim.useOutputs(opts.outputs);
     if (opts.version) {
       sim.version = opts.version;
       sim.omitLayout = !sim.atLeast('25.08');
@@ -187,6 +209,20 @@ export class NiriSimulator extends EventEmitter {
     }
     await sim.listen();
     return sim;
+  }
+
+  private useOutputs(outputs: SimOutput[]): void {
+    const [first, second = first] = outputs;
+    const rename = new Map([['DP-1', first.name], ['HDMI-A-1', second.name]]);
+    for (const ws of this.workspaces) ws.output = rename.get(ws.output) ?? first.name;
+    for (const l of this.layers) l.output = rename.get(l.output) ?? first.name;
+    this.layers = this.layers.filter((l, i) => this.layers.findIndex((x) => x.namespace === l.namespace && x.output === l.output) === i);
+    this.outputs.splice(0, this.outputs.length, ...outputs);
+    this.active.clear();
+    for (const o of outputs) {
+      const ws = this.workspaces.find((w) => w.output === o.name);
+      if (ws) this.active.set(o.name, ws.id);
+    }
   }
 
   /** True when the spoken niri release is `v` or newer. */
@@ -256,9 +292,10 @@ export class NiriSimulator extends EventEmitter {
         fullscreen: false,
         urgent: false,
         order: ++this.orderCounter,
-        size: [640, 400],
+        size: spec.size ? [...spec.size] : [640, 400],
+        ...(spec.pos ? { pos: [...spec.pos] as [number, number] } : {}),
         ignoreClose: spec.ignoreClose ?? false,
-        owner,
+        owner: spec.external ? { kind: 'external' } : owner,
         focusTs: null,
       };
       this.windows.set(id, win);
@@ -284,6 +321,22 @@ export class NiriSimulator extends EventEmitter {
       if (this.focusedWindowId === id) this.focusedWindowId = this.ws(this.focusedWorkspaceId)?.activeWindowId ?? null;
     });
     this.emit('window-close', id);
+  }
+
+  /** The window moved or resized (or changed floating) on its own: the events niri would emit. */
+  setPlacement(id: number, p: { size?: [number, number]; pos?: [number, number]; floating?: boolean }): void {
+    this.commit(() => {
+      const w = this.windows.get(id);
+      if (!w) return;
+      if (p.size) w.size = [...p.size];
+      if (p.pos) w.pos = [...p.pos];
+      if (p.floating !== undefined) w.floating = p.floating;
+    });
+  }
+
+  /** Focus a window as if the person clicked it. */
+  focus(id: number): void {
+    if (this.windows.has(id)) this.commit(() => this.focusWindowInternal(id));
   }
 
   setTitle(id: number, title: string): void {
@@ -370,7 +423,7 @@ export class NiriSimulator extends EventEmitter {
         tile_size: [tw, th],
         window_size: [w, h],
         // floating tiles always have a position in their workspace's view, shown or not
-        tile_pos_in_workspace_view: [(W - tw) / 2, (H - th) / 2],
+        tile_pos_in_workspace_view: win.pos ? [win.pos[0] - BORDER, win.pos[1] - BORDER] : [(W - tw) / 2, (H - th) / 2],
         window_offset_in_tile: [BORDER, BORDER],
       };
     }
@@ -581,8 +634,15 @@ export class NiriSimulator extends EventEmitter {
         return this.reply(sock, { Err: 'example compositor error' });
       case 'EventStream':
         return this.startStream(sock);
-      case 'Action':
-        return this.reply(sock, this.action(body));
+      case 'Action': {
+        const result = this.action(body);
+        const hook = this.onAction;
+        if (hook && body && typeof body === 'object') {
+          const [act] = Object.keys(body);
+          await Promise.resolve().then(() => hook(act, ((body as Json)[act] ?? {}) as Record<string, unknown>)).catch(() => undefined);
+        }
+        return this.reply(sock, result);
+      }
       case 'SimClient':
         return this.simClient(body, sock);
       default:
@@ -742,6 +802,8 @@ export class NiriSimulator extends EventEmitter {
         return;
       case 'process':
         win.owner.child.kill('SIGTERM'); // unmapped on exit
+        return;
+      case 'external':
         return;
       default:
         setTimeout(() => this.removeWindow(win.id), 20);
