@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -95,6 +95,24 @@ describe('the shell verbs', () => {
 });
 
 describe('the MCP server over real stdio', () => {
+  const INIT = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cli-test', version: '1' } } })}\n`;
+
+  it('a bad config variable refuses to start (exit 2) before initialize is answered', () => {
+    const r = run([], bareEnv({ HYPRUSE_SCREENSHOT_MODE: 'video' }), INIT);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toContain('HYPRUSE_SCREENSHOT_MODE');
+  });
+
+  it('the early initialize reply follows HYPRUSE_READONLY and a config file alike', () => {
+    const instructions = (r: { out: string }) => String((JSON.parse(r.out.split('\n')[0]) as { result: { instructions: string } }).result.instructions);
+    expect(instructions(run([], bareEnv({ HYPRUSE_READONLY: '1' }), INIT))).toMatch(/This session is read-only/);
+    const env = bareEnv();
+    writeFileSync(join(env.HOME, 'hypruse.config.json'), JSON.stringify({ readonly: true }));
+    expect(instructions(run([], env, INIT))).toMatch(/This session is read-only/);
+    expect(instructions(run([], bareEnv(), INIT))).not.toMatch(/This session is read-only/);
+  });
+
   it('initializes, lists the tools with schemas and annotations, and returns typed errors', async () => {
     const env = bareEnv();
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN], env, stderr: 'pipe' });

@@ -16,6 +16,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const { serveCommand } = await import('./commands/serve.js');
   serveCommand.run([]).then((code) => {
     process.exitCode = code;
+    // a refused start (a bad configuration) must not wait for the host to close stdin
+    if (code !== 0) process.exit(code);
   }, fail);
 } else {
   await import('reflect-metadata');

@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { ConfigSchema, type HypruseConfig } from './schema.js';
 import { envOverrides } from './env.js';
+import { CONFIG_SEARCH_PLACES } from './search.js';
 import { HypruseError, UsageError } from '../errors.js';
 import type { z } from 'zod';
 
@@ -57,25 +58,7 @@ async function searchFile(cwd: string, env: NodeJS.ProcessEnv): Promise<{ filepa
   const explorer = cosmiconfig('hypruse', {
     searchStrategy: 'global',
     loaders: { '.ts': tsLoader, '.mts': tsLoader, '.cts': tsLoader },
-    searchPlaces: [
-      'package.json',
-      '.hypruserc',
-      '.hypruserc.json',
-      '.hypruserc.yaml',
-      '.hypruserc.yml',
-      '.hypruserc.js',
-      '.hypruserc.mjs',
-      '.hypruserc.ts',
-      'hypruse.config.ts',
-      'hypruse.config.mts',
-      'hypruse.config.js',
-      'hypruse.config.mjs',
-      'hypruse.config.json',
-      'config.ts',
-      'config.js',
-      'config.mjs',
-      'config.json',
-    ],
+    searchPlaces: [...CONFIG_SEARCH_PLACES],
   });
   if (env.HYPRUSE_CONFIG) {
     const path = resolve(cwd, env.HYPRUSE_CONFIG);

@@ -1,6 +1,7 @@
 import type { McpSession } from '@hypruse/core/mcp';
 import { serverIdentity, startStdioFront } from '@hypruse/core/mcp/front';
-import { loadConfig, type LoadedConfig } from '@hypruse/core/config';
+import type { LoadedConfig } from '@hypruse/core/config';
+import { previewConfig } from '@hypruse/core/config/search';
 import type { ChordRegistration } from '@hypruse/core';
 import { VERSION } from '../version.js';
 import type { Session } from '../session.js';
@@ -98,21 +99,37 @@ export const serveCommand: Command = {
   summary: 'run the MCP server on stdio (the default with no arguments)',
   usage: 'hypruse [serve]',
   async run() {
-    // stdin is read from now on, and `initialize` is answered by the front as soon as the
-    // configuration is known: the SDK, zod's schemas and the tools load after the reply
+    // stdin is read from now on, and `initialize` is answered by the front as soon as what its
+    // reply depends on (read-only, dry-run) is known: with no configuration file that is the
+    // environment alone, and the configuration (zod), the SDK and the tools load after the reply
     const front = startStdioFront();
-    // a bad config file or variable still refuses to start (exit 2), before anything is served
-    let loaded: LoadedConfig;
-    try {
-      loaded = await loadConfig({});
-    } catch (err) {
+    const configError = async (err: unknown) => {
       const { errorText, toHypruseError } = await import('@hypruse/core');
       process.stderr.write(`hypruse: ${errorText(toHypruseError(err))}\n`);
       return 2;
+    };
+    const loadConfig = async () => (await import('@hypruse/core/config')).loadConfig({});
+    // a bad variable or config file still refuses to start (exit 2), before anything is served
+    let loaded: LoadedConfig | null = null;
+    let preview;
+    try {
+      preview = previewConfig();
+      if (!preview) loaded = await loadConfig();
+    } catch (err) {
+      return configError(err);
     }
     installShutdown();
+    const flags = preview ?? loaded!.config;
+    await front.answerInitialize(serverIdentity({ name: 'hypruse', version: VERSION, config: flags, compositor: null, wmName: null }));
+    if (!loaded) {
+      try {
+        loaded = await loadConfig();
+      } catch (err) {
+        // only a value the variable's own check let through and the schema refuses: the host sees the server end
+        return configError(err);
+      }
+    }
     const identity = { name: 'hypruse', version: VERSION, config: loaded.config, compositor: null };
-    await front.answerInitialize(serverIdentity({ ...identity, wmName: null }));
     // the monitor page after the initialize reply: it loads the session's modules
     const origin = { value: null as string | null };
     if (loaded.config.monitor.serve) await serveMonitor(loaded, origin);
