@@ -69,7 +69,7 @@ describe('the config file pre-scan (mayHaveConfigFile) never misses a file cosmi
 });
 
 describe('previewConfig gives what loadConfig gives for initialize', () => {
-  it.each([{}, { HYPRUSE_READONLY: '1' }, { HYPRUSE_DRYRUN: 'yes' }, { HYPRUSE_READONLY: 'on', HYPRUSE_DRYRUN: 'true' }, { HYPRUSE_READONLY: '0', HYPRUSE_DRYRUN: '' }])('with %o', async (vars) => {
+  it.each<Record<string, string>>([{}, { HYPRUSE_READONLY: '1' }, { HYPRUSE_DRYRUN: 'yes' }, { HYPRUSE_READONLY: 'on', HYPRUSE_DRYRUN: 'true' }, { HYPRUSE_READONLY: '0', HYPRUSE_DRYRUN: '' }])('with %o', async (vars) => {
     const full = (await loadConfig({ cwd, env: env(vars) })).config;
     expect(previewConfig({ cwd, env: env(vars) })).toEqual({ readonly: full.readonly, dryRun: full.dryRun });
   });
