@@ -1,4 +1,4 @@
-import type { A11yElement } from '@hypruse/core';
+import { collapseRepeatedName, type A11yElement } from '@hypruse/core';
 import {
   ACTIONABLE_ROLES, CHECKABLE_ROLES, SELECTION_ROLES, CLICK_ACTIONS, CONTAINER_ROLES, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES,
 } from './atspi-constants.js';
@@ -65,8 +65,8 @@ export function toElement(node: RawNode, showingReported = true): A11yElement {
     ref: { bus: node.ref.bus, path: node.ref.path },
     role: node.roleName,
     roleId: node.roleId,
-    // GTK pads menu item names with spaces (the accelerator column)
-    name: node.name.trim(),
+    // GTK pads menu item names with spaces (the accelerator column); GTK 4.8 doubles a button's name ("Cancel Cancel")
+    name: collapseRepeatedName(node.name.trim(), node.children.map((c) => c.name)),
     states: node.states,
     extents: node.extents ?? { x: 0, y: 0, width: 0, height: 0 },
     actions: node.actions,

@@ -47,6 +47,14 @@ describe('toElement', () => {
     expect(toElement(node({ roleId: Role.RADIO_BUTTON })).checked).toBe(false);
     expect(toElement(node({ roleId: Role.PUSH_BUTTON, states: [...SHOWN, 'pressed'] })).checked).toBeUndefined();
   });
+  it('names a button that repeats its label child\'s name (GTK 4.8 "Cancel Cancel") by that name; other repetitions stay', () => {
+    const label = (name: string) => node({ roleId: Role.LABEL, name });
+    expect(toElement(node({ roleId: Role.PUSH_BUTTON, name: 'Cancel Cancel' }, [label('Cancel')])).name).toBe('Cancel');
+    expect(toElement(node({ roleId: Role.PUSH_BUTTON, name: 'Save As Save As' }, [label('Save As')])).name).toBe('Save As');
+    expect(toElement(node({ roleId: Role.PUSH_BUTTON, name: 'Bora Bora' }, [label('Bora Bora')])).name).toBe('Bora Bora');
+    expect(toElement(node({ roleId: Role.PUSH_BUTTON, name: 'Bora Bora' })).name).toBe('Bora Bora');
+    expect(toElement(node({ roleId: Role.PUSH_BUTTON, name: 'OK Cancel' }, [label('OK')])).name).toBe('OK Cancel');
+  });
   it('never carries text for password fields', () => {
     const el = toElement(node({ roleId: Role.PASSWORD_TEXT, text: 'hunter2' }));
     expect(el.password).toBe(true);

@@ -24,7 +24,7 @@ export { withIndicatorHidden } from './capture/indicator-hidden.js';
 export type { HyprusePlugin, PluginContext } from './contracts/plugin.js';
 export { PLUGIN_API_VERSION, definePlugin } from './contracts/plugin.js';
 export { Tokens } from './tokens.js';
-export { ROLE_SHORT, normalizeName, normalizeRole, nameContains, matchNames, matchByName, nameSimilarity, closestNames } from './names.js';
+export { ROLE_SHORT, collapseRepeatedName, normalizeName, normalizeRole, nameContains, matchNames, matchByName, nameSimilarity, closestNames } from './names.js';
 export type { NameMatchKind } from './names.js';
 export type { Token } from './tokens.js';
 export type { Logger } from './logger.js';

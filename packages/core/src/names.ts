@@ -15,6 +15,27 @@ export function normalizeName(name: string): string {
     .trim();
 }
 
+/**
+ * A name that repeats one of its children's names ("Cancel Cancel" for a button whose label child
+ * is "Cancel": GTK 4.8 joins the button's own label-derived name and its child's), as that child's
+ * name. Only whole repetitions of a child's name collapse, so a name like "Bora Bora" stays unless
+ * a child is named "Bora".
+ */
+export function collapseRepeatedName(name: string, childNames: readonly string[]): string {
+  const words = name.trim().split(/\s+/u);
+  const n = words.length;
+  for (let len = 1; len <= n / 2; len++) {
+    if (n % len !== 0) continue;
+    const unit = words.slice(0, len).join(' ');
+    let repeats = true;
+    for (let i = len; i < n && repeats; i += len) repeats = words.slice(i, i + len).join(' ') === unit;
+    if (!repeats) continue;
+    const u = normalizeName(unit);
+    return childNames.some((c) => normalizeName(c) === u) ? unit : name;
+  }
+  return name;
+}
+
 /** Short names for AT-SPI roles, the same across toolkits (GTK 3 "push button" and GTK 4 "button" are both `button`). */
 export const ROLE_SHORT: Readonly<Record<string, string>> = {
   'push button': 'button',
