@@ -8,11 +8,11 @@
 // writes by GET are refused (HTTP status asserted, and the shared state read
 // from its file). `hypruse monitor` serves the same page on its own.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +100,8 @@ describe.skipIf(!desk || !CHROMIUM)('the monitor page in headless Chromium', () 
   const apps: number[] = [];
 
   beforeAll(async () => {
+    // on a fresh desktop no hypruse process has made its state directory yet
+    mkdirSync(dirname(controlFile()), { recursive: true });
     writeFileSync(controlFile(), JSON.stringify({ v: 1, state: 'running', by: 'test', at: Date.now() }));
     server = await startServer(desk!.env, { HYPRUSE_CONFIG: CONFIG, HYPRUSE_TAKEOVER_MS: '0' });
     server.transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
