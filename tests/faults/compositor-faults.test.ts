@@ -8,7 +8,7 @@ import { HypruseError, scaledMs } from '@hypruse/core';
 import { createSession, type Session } from 'hypruse';
 import { HyprlandSimulator } from '../simulators/hyprland/index.js';
 import { SwayProxy } from '../contract/support/sway-proxy.js';
-import { killFixture, launchFixture, requireDesktop } from '../support/desktop.js';
+import { killFixture, launchFixture, requireDesktop, waitFor } from '../support/desktop.js';
 
 async function outcome(p: Promise<unknown>): Promise<{ err: HypruseError | null; value: unknown; ms: number }> {
   const t0 = Date.now();
@@ -64,7 +64,8 @@ describe('Hyprland simulator: the request socket drops mid-call, the event strea
 
   it('wait_for survives the event stream dropping: a window opened after the drop is still seen', async () => {
     const wait = outcome(s.pipeline.call('wait_for', { event: 'window_open', match: 'after-drop', timeout_s: 8 }));
-    await sleep(300);
+    // the drop must hit a live event stream: wait for it to be connected (slow machines take longer)
+    await waitFor(() => sim.eventClientCount > 0, scaledMs(5000), 'the event stream to connect');
     sim.dropEventClients();
     await sleep(700);
     sim.openWindow({ class: 'foot', title: 'after-drop', workspace: '1' });
@@ -126,8 +127,7 @@ describe.skipIf(!desk)('real sway behind a proxy: socket closed mid-call, event 
     // matched on the app id: sway announces a new window before its title is set
     const appId = `faults.drop.${process.pid}`;
     const wait = outcome(s.pipeline.call('wait_for', { event: 'window_open', match: appId, timeout_s: 15 }));
-    await sleep(400);
-    expect(proxy.eventConnections).toBeGreaterThan(0);
+    await waitFor(() => proxy.eventConnections > 0, scaledMs(5000), 'the event connection to sway');
     expect(proxy.dropEventConnections()).toBeGreaterThan(0);
     await sleep(600);
     const app = await launchFixture('foot', { args: ['-a', appId] });
