@@ -1,4 +1,5 @@
-// The executable's entry: answers --version without loading anything, starts
+// The executable's entry: answers --version without loading anything, reports a
+// built-in verb's provable usage errors from a generated table, starts
 // the MCP server with only the SDK and the configuration loaded (the session
 // follows on the first request that needs it), and loads the CLI (and with it
 // the plugins) only when it is needed.
@@ -20,6 +21,17 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     if (code !== 0) process.exit(code);
   }, fail);
 } else {
+  // a built-in verb's arguments are checked against the generated table first: a usage error
+  // exits before zod, the tools or the configuration load (the full check runs again after)
+  const [verb, ...rest] = argv;
+  const { VERBS } = await import('./verbs.generated.js');
+  const spec = verb !== undefined && Object.hasOwn(VERBS, verb) ? VERBS[verb] : undefined;
+  if (spec) {
+    const { precheckVerb } = await import('@hypruse/core/cli/precheck');
+    const line = (w: NodeJS.WriteStream) => (s: string) => w.write(s.endsWith('\n') ? s : `${s}\n`);
+    const code = precheckVerb(spec, verb!, rest, { out: line(process.stdout), err: line(process.stderr), stdin: () => '' });
+    if (code !== null) process.exit(code);
+  }
   await import('reflect-metadata');
   const { main } = await import('./cli.js');
   main(argv).then((code) => {

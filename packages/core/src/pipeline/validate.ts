@@ -16,7 +16,18 @@ export function validateArgs<S extends z.ZodObject>(tool: string, schema: S, arg
   }
   const r = schema.safeParse(input);
   if (r.success) return r.data;
-  const parts = r.error.issues.slice(0, 5).map((issue) => {
+  throw argumentsError(tool, input, r.error.issues);
+}
+
+/** One argument issue: the field's path and zod's message. */
+export interface ArgIssue {
+  path: PropertyKey[];
+  message: string;
+}
+
+/** The usage error for `issues` found in `input` (validateArgs; the verb pre-check builds the same one without zod). */
+export function argumentsError(tool: string, input: unknown, issues: readonly ArgIssue[]): UsageError {
+  const parts = issues.slice(0, 5).map((issue) => {
     const field = issue.path.join('.') || '(arguments)';
     let given: unknown = input;
     for (const p of issue.path) given = (given as Record<PropertyKey, unknown> | undefined)?.[p as PropertyKey];
@@ -24,8 +35,8 @@ export function validateArgs<S extends z.ZodObject>(tool: string, schema: S, arg
     if (shown && shown.length > 60) shown = `${shown.slice(0, 57)}...`;
     return `${field}: ${issue.message} (given ${shown})`;
   });
-  throw new UsageError(`${tool}: ${parts.join('; ')}`, {
+  return new UsageError(`${tool}: ${parts.join('; ')}`, {
     hint: `see the ${tool} tool schema (hypruse ${tool} --help)`,
-    data: { issues: r.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })) },
+    data: { issues: issues.map((i) => ({ path: i.path.map(String), message: i.message })) },
   });
 }

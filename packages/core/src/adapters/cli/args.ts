@@ -1,6 +1,13 @@
 import type { AnyTool } from '../../contracts/tool.js';
 import { UsageError } from '../../errors.js';
-import { inputSchemaOf, type JsonSchema } from './schema.js';
+import type { JsonSchema } from './schema.js';
+
+/** What parsing a verb's argv needs of a tool: its name, its input as JSON schema, its CLI layout (no zod). */
+export interface VerbSpec {
+  name: string;
+  schema: JsonSchema;
+  cli?: Pick<NonNullable<AnyTool['cli']>, 'positional' | 'positionalFor' | 'stdinField'>;
+}
 
 export interface VerbFlags {
   json: boolean;
@@ -48,8 +55,8 @@ export function coerce(name: string, raw: string, schema: JsonSchema | undefined
  * Flags are kebab-case forms of the argument names; `-` as a value reads stdin (`stdin` supplies it);
  * after `--` the rest is joined into the last positional field (launch ... -- app flags).
  */
-export function parseVerbArgs(tool: AnyTool, argv: string[], stdin: () => string): ParsedVerb {
-  const schema = inputSchemaOf(tool);
+export function parseVerbSpec(tool: VerbSpec, argv: string[], stdin: () => string): ParsedVerb {
+  const schema = tool.schema;
   const props = schema.properties ?? {};
   let positional = tool.cli?.positional ?? [];
   const firstPositional = argv.find((a) => !a.startsWith('-'));

@@ -4,8 +4,8 @@ import { exitCodeFor, toHypruseError, HypruseError } from '../../errors.js';
 import type { AnyTool } from '../../contracts/tool.js';
 import { validateArgs } from '../../pipeline/validate.js';
 import { errorText, resultJson, resultText } from '../render.js';
-import { parseVerbArgs } from './args.js';
-import { verbHelp } from './schema.js';
+import { parseVerbArgs, verbHelp } from './schema.js';
+import { reportUsage } from './precheck.js';
 
 export interface VerbIO {
   out: (s: string) => void;
@@ -31,11 +31,7 @@ export function checkVerbArgs(tool: AnyTool, verb: string, argv: string[], io: V
     if (!flags.help) validateArgs(verb, tool.input, args);
     return null;
   } catch (err) {
-    const e: HypruseError = toHypruseError(err);
-    if (e.category !== 'usage') return null;
-    if (argv.includes('--json')) io.out(JSON.stringify({ ok: false, tool: verb, error: { category: e.category, code: e.code, message: e.message, hint: e.hint ?? null, ...(e.data ? { data: e.data } : {}) } }));
-    io.err(`hypruse: ${errorText(e)}`);
-    return exitCodeFor(e.category);
+    return reportUsage(err, verb, argv, io);
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AnyTool } from '../../contracts/tool.js';
+import { parseVerbSpec, type ParsedVerb, type VerbSpec } from './args.js';
 
 export interface JsonSchema {
   type?: string | string[];
@@ -14,6 +15,12 @@ export interface JsonSchema {
   items?: JsonSchema;
   minimum?: number;
   maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
+  additionalProperties?: boolean | JsonSchema;
 }
 
 const cache = new WeakMap<AnyTool, JsonSchema>();
@@ -25,6 +32,16 @@ export function inputSchemaOf(tool: AnyTool): JsonSchema {
     cache.set(tool, s);
   }
   return s;
+}
+
+/** The parts of a tool a verb's argv parser reads. */
+export function verbSpecOf(tool: AnyTool): VerbSpec {
+  return { name: tool.name, schema: inputSchemaOf(tool), cli: tool.cli };
+}
+
+/** parseVerbSpec for a tool. */
+export function parseVerbArgs(tool: AnyTool, argv: string[], stdin: () => string): ParsedVerb {
+  return parseVerbSpec(verbSpecOf(tool), argv, stdin);
 }
 
 function typeText(s: JsonSchema): string {
