@@ -25,6 +25,9 @@ export function avoidBlockingLength(request: string): string {
   return request.startsWith('[[BATCH]]') ? `[[BATCH]]${pad(request.slice(9))}` : pad(request);
 }
 
+/** Hyprland reads a request in reads of this many bytes (HyprCtl.cpp); a shorter one is read whole or not at all. */
+const HYPRLAND_READ_BYTES = 1023;
+
 /** Largest reply we accept (a huge `clients` list is a few MiB at most). */
 const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 
@@ -41,18 +44,26 @@ export class HyprlandRequestClient {
   ) {}
 
   /**
-   * Send one raw request and return the reply text. A read-only query
-   * (`j/...`, or a batch of them) that Hyprland closed before answering a
-   * single byte is sent once more: a busy Hyprland drops connections it
-   * accepted too late (seen as EPIPE on a loaded machine); dispatches are
-   * never repeated.
+   * Send one raw request and return the reply text. Sent once more when
+   * Hyprland closed the connection before answering a single byte and either
+   * - it is a read-only query (`j/...`, or a batch of them), or
+   * - Hyprland provably never read it: the kernel reported ECONNRESET (the
+   *   server closed with our bytes still unread in its queue) or EPIPE (it
+   *   had closed before we wrote), and the request fits Hyprland's first
+   *   read (it reads the whole request before acting on any of it).
+   * Hyprland accepts a connection, then polls it for at most 5 s: a client
+   * whose first write comes later (a stalled event loop on a loaded machine)
+   * is dropped unread. A state-changing request that may have been read
+   * (the connection ended without a reply) is never repeated.
    */
   async request(command: string, opts: RequestOptions = {}): Promise<string> {
     try {
       return await this.requestOnce(command, opts);
     } catch (err) {
+      if (!(err instanceof HypruseError) || err.code !== 'error.ipc_closed' || err.data?.replied || opts.signal?.aborted) throw err;
       const readOnly = /^(\[\[BATCH\]\])?j\/[a-z]+$/.test(command) || /^\[\[BATCH\]\](j\/[a-z]+;)*j\/[a-z]+$/.test(command);
-      if (!readOnly || !(err instanceof HypruseError) || err.code !== 'error.ipc_closed' || err.data?.replied || opts.signal?.aborted) throw err;
+      const unread = err.data?.unread === true && Buffer.byteLength(avoidBlockingLength(command), 'utf8') < HYPRLAND_READ_BYTES;
+      if (!readOnly && !unread) throw err;
       return this.requestOnce(command, opts);
     }
   }
@@ -114,7 +125,9 @@ export class HyprlandRequestClient {
             }),
           );
         } else if (size > 0 || err.code === 'ECONNRESET' || err.code === 'EPIPE') {
-          finish(new HypruseError('error.ipc_closed', `Hyprland closed the request socket during "${short(command)}" (${err.code ?? err.message})`, { cause: err, data: { replied: size > 0 } }));
+          // nothing answered and the kernel says our bytes were never read (see request())
+          const unread = size === 0 && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+          finish(new HypruseError('error.ipc_closed', `Hyprland closed the request socket during "${short(command)}" (${err.code ?? err.message})`, { cause: err, data: { replied: size > 0, unread } }));
         } else {
           finish(new HypruseError('error.compositor', `Hyprland request "${short(command)}" failed: ${err.message}`, { cause: err }));
         }
