@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { scaledMs } from '@hypruse/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -53,7 +54,8 @@ async function connect(transport: StdioClientTransport): Promise<Server> {
     transport,
     pid: transport.pid,
     async call(name, args = {}) {
-      const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 60000 });
+      // the MCP request ceiling follows the run's time policy (a sequence in the TCG guest takes minutes)
+      const r = await client.callTool({ name, arguments: args }, undefined, { timeout: scaledMs(60000) });
       const text = (r.content as TextBlock[]).filter((c) => c.type === 'text').map((c) => c.text);
       return { isError: Boolean(r.isError), text, data: (r.structuredContent ?? {}) as Record<string, unknown>, raw: r };
     },

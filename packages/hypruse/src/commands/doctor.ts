@@ -374,7 +374,7 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
       async run() {
         const cfg = needSession(ctx).config;
         if (cfg.takeoverMs <= 0) return 'off (takeover_ms 0): acting tools never pause for the person\'s input';
-        const w = await IdleNotify.open({ env, timeoutMs: IDLE_GRANULARITY_MS, handlers: { idle() {}, resumed() {}, lost() {} }, requestTimeoutMs: CHECK_TIMEOUT_MS - 300 });
+        const w = await IdleNotify.open({ env, timeoutMs: IDLE_GRANULARITY_MS, handlers: { idle() {}, resumed() {}, lost() {} }, requestTimeoutMs: checkMs(300) });
         if ('unavailable' in w) throw new HypruseError('unsupported.capability', `takeover pause unavailable: ${w.unavailable}`);
         w.close();
         return `${w.method}, pauses ${cfg.takeoverMs} ms after the person's input; sees ${w.sees}; cannot see ${w.blind}`;
