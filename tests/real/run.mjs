@@ -321,7 +321,8 @@ function phaseScale(file) {
 }
 
 // ------------------------------------------------------------------ plans
-const VITEST = 'node node_modules/vitest/vitest.mjs run --config tests/real/vitest.config.ts --reporter=default --reporter=json';
+// verbose: every test's result is in the log (readable in the job directory on the host) as it finishes
+const VITEST = 'node node_modules/vitest/vitest.mjs run --config tests/real/vitest.config.ts --reporter=verbose --reporter=json';
 
 function testPlan(list, record = false) {
   const lines = ['session_up'];

@@ -101,8 +101,9 @@ describe(`tool suite on real ${comp}`, () => {
   beforeAll(async () => {
     // HYPRUSE_TAKEOVER_MS=0 as for every end-to-end server: the suite's own input is the only input on this
     // seat, and under TCG it reaches the idle notifier late enough to count as the person's (doctor below still
-    // checks the idle-notify route with the default setting)
-    server = await startServer(sessionEnv(), { HYPRUSE_TAKEOVER_MS: '0' });
+    // checks the idle-notify route with the default setting). HYPRUSE_INDICATOR=0 as for every server whose
+    // test compares grim's pixels: and its fades make the compositor render frames with llvmpipe under TCG.
+    server = await startServer(sessionEnv(), { HYPRUSE_TAKEOVER_MS: '0', HYPRUSE_INDICATOR: '0' });
     // the first call pays the server's own start-up (several seconds in the guest)
     const d = await server.call('desktop');
     expect(d.isError, d.text.join('\n')).toBe(false);
