@@ -61,8 +61,9 @@ for (const kit of KITS) {
     for (const hold of HOLDS) {
       const input = new WaylandInput({ env: { ...process.env, ...env }, keyboard: 'wtype', clickHoldMs: hold });
       try {
-        // the first event of a freshly created virtual pointer can be lost by GTK (a device-creation
-        // matter, not the hold): one uncounted click first
+        // the first click of a fresh device on this pointerless seat waits for apps to bind a
+        // wl_pointer (DEVICE_SETTLE_MS; tests/e2e/input-first-click.test.ts counts those clicks), and
+        // an app still repainting the last kit's clicks may bind later than that: one uncounted click first
         await swaymsg('seat', 'seat0', 'cursor', 'set', String(at[0].x), String(at[0].y));
         await input.click('left', 1);
         await sleep(100);

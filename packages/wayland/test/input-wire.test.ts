@@ -3,8 +3,8 @@
 // timeouts, reconnection, and the release guarantees of click/drag.
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CancelledError, HypruseError, UnsupportedError, parseCombo } from '@hypruse/core';
-import { ArgReader, WaylandConnection, WaylandInput, fromFixed } from '../src/input/index.js';
+import { CancelledError, HypruseError, UnsupportedError, parseCombo, resetTimeScale, setTimeScale } from '@hypruse/core';
+import { ArgReader, DEVICE_SETTLE_MS, WaylandConnection, WaylandInput, fromFixed } from '../src/input/index.js';
 import { FakeCompositor, type Recorded } from './input-support/fake-compositor.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -108,6 +108,26 @@ describe('pointer', () => {
     await input.click('left', 3);
     expect(buttons()).toEqual([[0x110, 1], [0x110, 0], [0x110, 1], [0x110, 0], [0x110, 1], [0x110, 0]]);
     await input.dispose();
+  });
+
+  it('a device new to a seat without a pointer settles before its first event, scaled by the time policy', async () => {
+    // the fake sends no wl_seat.capabilities: the seat's pointer is unknown, so the settle applies
+    const gap = async () => {
+      fake.requests.length = 0;
+      const input = makeInput();
+      await input.click('left', 1);
+      const created = fake.of('zwlr_virtual_pointer_manager_v1', 0)[0].at;
+      const press = fake.of('zwlr_virtual_pointer_v1', 2)[0].at;
+      await input.dispose();
+      return press - created;
+    };
+    expect(await gap()).toBeGreaterThanOrEqual(DEVICE_SETTLE_MS - 2);
+    try {
+      setTimeScale(4);
+      expect(await gap()).toBeGreaterThanOrEqual(4 * DEVICE_SETTLE_MS - 2);
+    } finally {
+      resetTimeScale();
+    }
   });
 
   it('maps every button name to its evdev code', async () => {

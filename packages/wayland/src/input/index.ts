@@ -10,7 +10,7 @@ export type { XdgOutputInfo } from './wire/xdg-output.js';
 export { loadLibc, koffiVersion } from './wire/libc.js';
 export type { Libc } from './wire/libc.js';
 export type { WireTransport } from './wire/transport.js';
-export { WirePointer, POINTER_MANAGER, DEVICE_SETTLE_MS, BUTTON_CODES, UNITS_PER_NOTCH, absoluteMotionArgs, axisPlan, eventTime } from './virtual-pointer.js';
+export { WirePointer, POINTER_MANAGER, DEVICE_SETTLE_MS, deviceSettleMs, BUTTON_CODES, UNITS_PER_NOTCH, absoluteMotionArgs, axisPlan, eventTime } from './virtual-pointer.js';
 export { WireKeyboard, KEYBOARD_MANAGER } from './virtual-keyboard.js';
 export { WtypeKeyboard, wtypeComboArgs } from './wtype-keyboard.js';
 export { buildKeymap, planTyping, keysymForChar, keysymForComboKey, MODIFIER_KEYS, BASE_KEYS, FREE_CODES } from './keymap.js';

@@ -14,7 +14,7 @@ import { arg } from './wire/codec.js';
 import type { WaylandConnection } from './wire/connection.js';
 import { fdPassingUnavailable } from './wire/transport.js';
 import { MODIFIER_KEYS, buildKeymap, keysymForComboKey, planTyping, type Keymap, type Modifier } from './keymap.js';
-import { DEVICE_SETTLE_MS, eventTime } from './virtual-pointer.js';
+import { deviceSettleMs, eventTime } from './virtual-pointer.js';
 
 export const KEYBOARD_MANAGER = 'zwp_virtual_keyboard_manager_v1';
 
@@ -42,7 +42,7 @@ export class WireKeyboard {
     private readonly settleMs: number,
   ) {}
 
-  static async create(conn: WaylandConnection, seatId: number, keymapDir: string | null, signal?: AbortSignal, settleMs = DEVICE_SETTLE_MS): Promise<WireKeyboard> {
+  static async create(conn: WaylandConnection, seatId: number, keymapDir: string | null, signal?: AbortSignal, settleMs = deviceSettleMs()): Promise<WireKeyboard> {
     if (!conn.fdPassing) {
       throw new HypruseError('error.input', `the in-process virtual keyboard needs file-descriptor passing, which is off: ${fdPassingUnavailable() ?? 'the connection cannot pass fds'}`, {
         hint: 'Reinstall hypruse with its optional dependency koffi (npm install without --omit=optional), or use the wtype keyboard (keyboard: "wtype").',

@@ -4,7 +4,7 @@
  * protocol error surfaces on the call that caused it.
  */
 import type { PointerButton, Point, Rect } from '@hypruse/core';
-import { UsageError } from '@hypruse/core';
+import { UsageError, scaledMs } from '@hypruse/core';
 import { arg } from './wire/codec.js';
 import type { WaylandConnection } from './wire/connection.js';
 
@@ -19,8 +19,28 @@ export const BUTTON_CODES: Record<PointerButton, number> = {
   forward: 0x114,
 };
 
-/** Pause after creating a virtual device before its first event (ms); see WirePointer.create. */
+/**
+ * Pause after creating a virtual device on a seat that had no device of its kind, before the
+ * device's first event (ms, a base figure scaled by the time policy: `deviceSettleMs()`).
+ *
+ * Why a pause and not a round trip: the new device gives the seat the capability, the compositor
+ * sends `wl_seat.capabilities` to every client, and each app creates its `wl_pointer` (or
+ * `wl_keyboard`) when its own event loop gets to that event. An event sent before the app's
+ * request reached the compositor goes to no resource of that app and is dropped; no request of
+ * another client can observe that the app has bound (traced with WAYLAND_DEBUG=1 on GTK 3 and
+ * GTK 4 under sway 1.7: capabilities(1), get_pointer, enter, then only the release of a click
+ * whose press came first, or no button at all). Our own round trip only proves the compositor
+ * added the device and broadcast the capability. Measured on sway 1.7 (2 cores, load 8-15), a
+ * fresh device's first click per GTK 3/GTK 4 counter: no pause 5/25 and 8/25 lost; 60 ms 0/25
+ * each, idle or under load, when the app was not repainting; 2/20 and 8/20 lost at 60 ms (1-2/20
+ * at 200 ms) when the app was still repainting a click of 50 ms before.
+ */
 export const DEVICE_SETTLE_MS = 60;
+
+/** DEVICE_SETTLE_MS scaled by the time policy (a 10x slower machine waits 10x longer); 0 stays 0. */
+export function deviceSettleMs(baseMs: number = DEVICE_SETTLE_MS): number {
+  return baseMs > 0 ? scaledMs(baseMs) : 0;
+}
 
 /** Value units per wheel notch (libinput's and wlroots' convention). */
 export const UNITS_PER_NOTCH = 15;
@@ -76,14 +96,15 @@ export class WirePointer {
     readonly version: number,
   ) {}
 
-  static async create(conn: WaylandConnection, signal?: AbortSignal, settleMs = DEVICE_SETTLE_MS): Promise<WirePointer> {
+  /** `settleMs`: the pause before the first event, already scaled (0 when the seat had a pointer). */
+  static async create(conn: WaylandConnection, signal?: AbortSignal, settleMs = deviceSettleMs()): Promise<WirePointer> {
     const mgr = conn.bind(POINTER_MANAGER, 2);
     const id = conn.allocId('zwlr_virtual_pointer_v1');
     conn.send(mgr.id, 0, [arg.object(0), arg.newId(id)]); // create_virtual_pointer(seat = default)
     await conn.roundtrip(signal);
     // A new pointer device gives the seat pointer capability if it had none (headless, no mouse):
-    // apps then bind wl_pointer asynchronously; the caller passes 0 when the seat had a pointer. Measured on sway 1.7 + GTK 3: a click sent right
-    // away was lost in 4-8 of 8 runs; 30-60 ms later, never (24/24).
+    // apps then bind wl_pointer asynchronously (see DEVICE_SETTLE_MS); the caller passes 0 when
+    // the seat had a pointer.
     if (settleMs > 0) await new Promise((r) => setTimeout(r, settleMs));
     return new WirePointer(conn, mgr.id, id, mgr.version);
   }

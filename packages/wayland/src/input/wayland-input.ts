@@ -23,7 +23,7 @@ import {
 } from '@hypruse/core';
 import { WaylandConnection, waylandSocketPath } from './wire/connection.js';
 import { fdPassingUnavailable } from './wire/transport.js';
-import { DEVICE_SETTLE_MS, POINTER_MANAGER, WirePointer } from './virtual-pointer.js';
+import { DEVICE_SETTLE_MS, POINTER_MANAGER, WirePointer, deviceSettleMs } from './virtual-pointer.js';
 import { KEYBOARD_MANAGER, WireKeyboard } from './virtual-keyboard.js';
 import { WtypeKeyboard } from './wtype-keyboard.js';
 
@@ -36,7 +36,10 @@ export interface WaylandInputOptions {
   logger?: Logger;
   /** Ceiling for every connect and round trip (ms). */
   timeoutMs?: number;
-  /** Pause after creating a virtual device, so apps bind to it before its first event (ms, default 60). */
+  /**
+   * Pause after creating a virtual device on a seat without one of its kind, so apps bind to it
+   * before its first event (ms, a base figure scaled by the time policy; default DEVICE_SETTLE_MS).
+   */
   settleMs?: number;
   /** Press-to-release time of a click (ms, default CLICK_HOLD_MS); tests/bench/click-hold.ts measures what toolkits need. */
   clickHoldMs?: number;
@@ -131,10 +134,13 @@ export class WaylandInput implements Input {
     return this.conn;
   }
 
-  /** Settle only when the seat lacked this capability: apps then bind the new device asynchronously. */
+  /**
+   * Settle only when the seat lacked this capability: apps then bind the new device
+   * asynchronously, and nothing another client can ask tells when they did (DEVICE_SETTLE_MS).
+   */
   private settleFor(capability: 1 | 2): number {
     const caps = this.seat?.caps ?? -1;
-    return caps >= 0 && caps & capability ? 0 : this.settleMs;
+    return caps >= 0 && caps & capability ? 0 : deviceSettleMs(this.settleMs);
   }
 
   private async pointerDevice(signal?: AbortSignal): Promise<WirePointer> {
