@@ -1,11 +1,11 @@
 import {
   NotFoundError, UsageError, scaledMs, throwIfAborted,
-  type A11yElement, type A11yOption, type A11yReadOptions, type A11yReadResult, type A11yWindowQuery, type Accessibility, type Logger,
+  type A11yElement, type A11yOption, type Rect, type A11yReadOptions, type A11yReadResult, type A11yWindowQuery, type Accessibility, type Logger,
 } from '@hypruse/core';
 import { AtspiBus, isGoneError, isMissingInterfaceError } from './atspi-bus.js';
 import { ATSPI_REGISTRY, ATSPI_ROOT_PATH, IFACE, Role } from './atspi-constants.js';
 import { Deadline, withDeadline } from './deadline.js';
-import { collectElements, isSkeleton, mayBeListed, toElement } from './elements.js';
+import { boxProblem, collectElements, isSkeleton, mayBeListed, toElement } from './elements.js';
 import { ElementOps } from './element-ops.js';
 import { placePopupItems } from './popup-extents.js';
 import { TreeReader, isPasswordAttrs, type NodeRef, type RawNode } from './tree-reader.js';
@@ -34,6 +34,17 @@ interface RegisteredApp {
 const FOCUSED_TEXT_LIMIT = 10000;
 
 const FALLBACK_HINT = 'Use screenshot + zoom instead.';
+
+/**
+ * A node collectElements drops in any window and any popup: a zero box or an absurd origin (a
+ * hidden notebook page), on a node that is not showing (a showing one may be a menu item whose
+ * screen extents placePopupItems puts in place of these). Its other details are not read.
+ */
+const offscreen = (node: RawNode, extents: Rect | null): boolean => {
+  if (!extents || node.states.includes('showing')) return false;
+  const p = boxProblem({ extents } as RawNode, 0, 0);
+  return p === 'zero size' || p === 'absurd origin';
+};
 
 /**
  * The accessibility backend: AT-SPI over dbus-next, with level-pipelined
@@ -133,14 +144,14 @@ export class AtspiAccessibility implements Accessibility {
       if (this.useCache) {
         try {
           const items = prefetch && app.ref.bus === byPid[0].ref.bus ? prefetch : undefined;
-          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), items });
+          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), unlisted: offscreen, items });
           if (cached && isSkeleton(cached.root)) {
             // a skeleton judgement needs every click action: read the details the cached read skipped
             const rest: RawNode[] = [];
             const stack = [cached.root];
             while (stack.length) {
               const n = stack.pop() as RawNode;
-              if (n.extents === null && n.actions.length === 0) rest.push(n);
+              if ((n.extents === null || cached.partial?.has(n)) && n.actions.length === 0) rest.push(n);
               stack.push(...n.children);
             }
             await this.reader.fillDetails(rest, d);

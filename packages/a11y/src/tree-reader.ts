@@ -141,6 +141,8 @@ export class TreeReader {
     node: Pick<RawNode, 'ref' | 'roleId' | 'states' | 'interfaces'>,
     deadline: Deadline,
     opts: Pick<ReadNodeOptions, 'anyText' | 'textLimit'> = {},
+    /** Extents already read (readExtents): not asked again. */
+    knownExtents?: Rect | null,
   ): Promise<NodeDetails> {
     const { ref, roleId, interfaces: ifs } = node;
     const call = (iface: string, member: string, signature?: string, body?: unknown[]) =>
@@ -150,9 +152,7 @@ export class TreeReader {
         if (isMissingInterfaceError(err)) return undefined;
         throw err;
       });
-    const extentsP = ifs.includes('Component')
-      ? optional(call(IFACE.Component, 'GetExtents', 'u', [COORD_TYPE_WINDOW])).then((b) => toRect(b?.[0]))
-      : Promise.resolve(null);
+    const extentsP = knownExtents !== undefined ? Promise.resolve(knownExtents) : this.readExtents(node, deadline);
     const actionsP = ifs.includes('Action')
       ? optional(call(IFACE.Action, 'GetActions')).then((b) => ((b?.[0] as Array<[string, string, string]>) ?? []).map((a) => String(a[0])))
       : Promise.resolve([] as string[]);
@@ -166,6 +166,20 @@ export class TreeReader {
         : Promise.resolve(undefined);
     const [extents, actions, value, text] = await Promise.all([extentsP, actionsP, valueP, textP]);
     return { extents, actions, value, text };
+  }
+
+  /** Window-relative extents; null without the Component interface (or its method). */
+  readExtents(node: Pick<RawNode, 'ref' | 'interfaces'>, deadline: Deadline): Promise<Rect | null> {
+    if (!node.interfaces.includes('Component')) return Promise.resolve(null);
+    return this.bus
+      .call({ dest: node.ref.bus, path: node.ref.path, iface: IFACE.Component, member: 'GetExtents', signature: 'u', body: [COORD_TYPE_WINDOW] } satisfies CallSpec, deadline)
+      .then(
+        (b) => toRect(b[0]),
+        (err) => {
+          if (isMissingInterfaceError(err)) return null;
+          throw err;
+        },
+      );
   }
 
   /**
@@ -226,8 +240,17 @@ export class TreeReader {
     app: NodeRef,
     frame: NodeRef,
     deadline: Deadline,
-    opts: TreeReadOptions & { wanted?: (n: RawNode) => boolean; items?: Promise<CacheItems | null> },
-  ): Promise<TreeReadResult | null | undefined> {
+    opts: TreeReadOptions & {
+      wanted?: (n: RawNode) => boolean;
+      /**
+       * Extents that make a wanted node unlisted whatever else it has (a zero box, a hidden
+       * page's absurd origin): such a node gets only its extents, not its actions, value or
+       * text; it is in the result's `partial`.
+       */
+      unlisted?: (node: RawNode, extents: Rect | null) => boolean;
+      items?: Promise<CacheItems | null>;
+    },
+  ): Promise<(TreeReadResult & { partial?: Set<RawNode> }) | null | undefined> {
     const items = await (opts.items ?? this.cacheItems(app, deadline));
     const frameItem = items?.get(frame.path);
     if (!items || !frameItem || frameItem.ref.bus !== frame.bus) return undefined;
@@ -270,11 +293,21 @@ export class TreeReader {
     const track = (p: Promise<unknown>) => work.push(p.catch((err: unknown) => void (failure ??= { err })));
     const gone = new Set<RawNode>();
     const live = new Set<RawNode>();
+    const partial = new Set<RawNode>();
+    const unlisted = opts.unlisted;
+    /** The details of a wanted node: its extents first when they may rule it out, then the rest only if they do not. */
+    const details = async (n: RawNode): Promise<NodeDetails> => {
+      if (!unlisted) return this.readDetails(n, deadline);
+      const extents = await this.readExtents(n, deadline);
+      if (!unlisted(n, extents)) return this.readDetails(n, deadline, {}, extents);
+      partial.add(n);
+      return { extents, actions: [] };
+    };
     const known = (n: RawNode) => {
       track(this.roleName(n.ref, n.roleId, deadline).then((name) => (n.roleName = name)));
       if (opts.details !== false && (!opts.wanted || opts.wanted(n))) {
         track(
-          this.readDetails(n, deadline).then(
+          details(n).then(
             (d) => applyDetails(n, d),
             (err) => {
               if (isGoneError(err)) gone.add(n);
@@ -322,7 +355,7 @@ export class TreeReader {
         stack.push(...n.children);
       }
     }
-    return { root, nodes, truncated: false };
+    return { root, nodes, truncated: false, partial };
   }
 
   /** Read the details of nodes a cached read left without them (their extents, actions, value, text). */
