@@ -130,6 +130,20 @@ describe('pointer', () => {
     }
   });
 
+  it('no settle when the seat already had a pointer: the press follows the device creation at once', async () => {
+    fake.seatCaps = 3; // pointer and keyboard, as on a desktop with a mouse
+    try {
+      setTimeScale(50); // a settle, if any, would be 50 x DEVICE_SETTLE_MS
+      const input = makeInput();
+      await input.click('left', 1);
+      const gap = fake.of('zwlr_virtual_pointer_v1', 2)[0].at - fake.of('zwlr_virtual_pointer_manager_v1', 0)[0].at;
+      await input.dispose();
+      expect(gap).toBeLessThan(25 * DEVICE_SETTLE_MS); // well under the 50x settle, however loaded the machine
+    } finally {
+      resetTimeScale();
+    }
+  });
+
   it('maps every button name to its evdev code', async () => {
     const input = makeInput();
     for (const b of ['middle', 'back', 'forward'] as const) await input.click(b, 1);

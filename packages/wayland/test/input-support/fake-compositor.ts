@@ -27,6 +27,8 @@ export class FakeCompositor {
   readonly path = join(this.dir, 'wayland-test');
   readonly requests: Recorded[] = [];
   connections = 0;
+  /** When set, wl_seat.capabilities sent on every wl_seat bind (1 pointer, 2 keyboard); unset: never sent. */
+  seatCaps: number | null = null;
   /** When true, sync callbacks are never answered. */
   muteSync = false;
   /** Return a [code, message] to answer this request with wl_display.error (and close). */
@@ -114,7 +116,9 @@ export class FakeCompositor {
           a.uint();
           const name = a.string()!;
           a.uint();
-          objects.set(a.newId(), name);
+          const id = a.newId();
+          objects.set(id, name);
+          if (name === 'wl_seat' && this.seatCaps !== null) send(id, 0, [arg.uint(this.seatCaps)]);
         } else if (iface === 'zwlr_virtual_pointer_manager_v1' && m.opcode === 0) {
           a.object();
           objects.set(a.newId(), 'zwlr_virtual_pointer_v1');
