@@ -160,7 +160,7 @@ describe.skipIf(!desk)('element tools on the niri simulator in front of real GTK
     await m?.stop();
   });
 
-  it('a tiled zenity form (no position): ui, click_ui and act refuse with the reason and send nothing; floating, the form takes 3 calls', async () => {
+  it('a tiled zenity form (no position): ui, click_ui and act refuse with the reason and send nothing, get_text, wait_for and keyboard work; floating, the form takes 3 calls', async () => {
     const app = await launchFixture('zenity-forms', { workspace: '1' });
     try {
       const addr = await m.addressOf(app.pid);
@@ -180,6 +180,21 @@ describe.skipIf(!desk)('element tools on the niri simulator in front of real GTK
       }
       expect(m.sim.requests.filter((q) => q.startsWith('Action'))).toEqual([]);
       expect((await probe(app.pid)).some((n) => n.role === 'text' && n.text === 'Grace')).toBe(false);
+
+      // what needs no point works on it: reading its text, waiting on an element, typing into it
+      const t = await server.call('get_text', { window: addr });
+      expect(t.isError, t.text.join('\n')).toBe(false);
+      expect(t.text.join('\n')).toMatch(/Who\?/);
+      expect(t.text.join('\n')).toMatch(/First/);
+      const w = await server.call('wait_for', { event: 'element', name: 'OK', role: 'push button', state: 'enabled', window: addr, timeout_s: 10 });
+      expect(w.isError, w.text.join('\n')).toBe(false);
+      expect(w.data).toMatchObject({ event: 'element', state: 'enabled', role: 'push button', name: 'OK' });
+      const gone = await server.call('wait_for', { event: 'element', name: 'No Such Button', state: 'gone', window: addr, timeout_s: 2 });
+      expect(gone.isError, gone.text.join('\n')).toBe(false);
+      const k = await server.call('keyboard', { action: 'type', text: 'Kay', window: addr });
+      expect(k.isError, k.text.join('\n')).toBe(false);
+      expect(m.sim.requests).toContain('Action FocusWindow');
+      await waitFor(async () => (await probe(app.pid)).some((n) => n.role === 'text' && n.text === 'Kay'), 10000, 'the typed text in the first field (libatspi)');
 
       // floating (carried over to sway), niri reports its position: the same calls act on it
       const f = await server.call('wm', { action: 'toggle_floating', target: addr });

@@ -91,10 +91,10 @@ export const getTextTool = defineTool({
     let read: ElementRead;
     let item: UiItem | null = null;
     if (wantsElement) {
-      const e = await resolveElement(ctx, args, { actionableOnly: false, purpose: 'reading its text' });
+      const e = await resolveElement(ctx, args, { actionableOnly: false, purpose: 'reading its text', points: false });
       read = e.read;
       item = e.item;
-    } else read = await readElements(ctx, args.window);
+    } else read = await readElements(ctx, args.window, { points: false });
     const w = read.window;
     const data: Record<string, unknown> = { window: w.address, class: w.class, ...(item ? { id: item.id, role: item.role } : {}) };
     const what = item ? `${displayRole(item)}${item.name ? ` "${item.name}"` : ''} [${item.id}]` : `${w.class} "${w.title}"`;

@@ -99,7 +99,8 @@ function holds(item: UiItem | null, state: ElementState, text: string): boolean 
 /** The element now, or null when it is not in the window (a miss or a stale id); other errors end the wait. */
 async function current(ctx: ToolContext, args: { id: number; name: string; role: string; index: number; window: string }): Promise<{ item: UiItem | null; read: ElementRead | null }> {
   try {
-    const e = await resolveElement(ctx, args, { actionableOnly: false });
+    // a wait only reads: a window whose position the compositor does not report (niri, tiled) is waited on too
+    const e = await resolveElement(ctx, args, { actionableOnly: false, points: false });
     return { item: e.item, read: e.read };
   } catch (err) {
     const e = toHypruseError(err);
@@ -143,11 +144,11 @@ function signature(r: ElementRead): string {
 async function waitIdle(ctx: ToolContext, windowArg: string, quietMs: number, timeoutMs: number) {
   const end = Date.now() + timeoutMs;
   const start = Date.now();
-  let last = signature(await readElements(ctx, windowArg));
+  let last = signature(await readElements(ctx, windowArg, { points: false }));
   let since = Date.now();
   for (;;) {
     await sleep(scaledMs(POLL_MS, ctx.env), ctx.signal);
-    const r = await readElements(ctx, windowArg);
+    const r = await readElements(ctx, windowArg, { points: false });
     const now = signature(r);
     if (now !== last) {
       last = now;

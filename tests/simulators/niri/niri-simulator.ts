@@ -76,6 +76,8 @@ export interface SimWindow {
   size: [number, number];
   /** Floating only: the content's position in its workspace's view, given from outside (default: centred). */
   pos?: [number, number];
+  /** The size was given from outside (a mirrored real window): tiled, it keeps it instead of the simulated column's. */
+  sizeGiven?: boolean;
   ignoreClose: boolean;
   owner: Owner;
   focusTs: number | null;
@@ -294,6 +296,7 @@ export class NiriSimulator extends EventEmitter {
         order: ++this.orderCounter,
         size: spec.size ? [...spec.size] : [640, 400],
         ...(spec.pos ? { pos: [...spec.pos] as [number, number] } : {}),
+        ...(spec.size ? { sizeGiven: true } : {}),
         ignoreClose: spec.ignoreClose ?? false,
         owner: spec.external ? { kind: 'external' } : owner,
         focusTs: null,
@@ -424,6 +427,16 @@ export class NiriSimulator extends EventEmitter {
         window_size: [w, h],
         // floating tiles always have a position in their workspace's view, shown or not
         tile_pos_in_workspace_view: win.pos ? [win.pos[0] - BORDER, win.pos[1] - BORDER] : [(W - tw) / 2, (H - th) / 2],
+        window_offset_in_tile: [BORDER, BORDER],
+      };
+    }
+    if (win.sizeGiven) {
+      const [w, h] = win.size;
+      return {
+        pos_in_scrolling_layout: [column + 1, 1],
+        tile_size: [w + 2 * BORDER, h + 2 * BORDER],
+        window_size: [w, h],
+        tile_pos_in_workspace_view: null,
         window_offset_in_tile: [BORDER, BORDER],
       };
     }

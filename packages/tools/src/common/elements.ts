@@ -3,7 +3,7 @@ import { NotFoundError, ROLE_SHORT, UsageError, fact, type SessionState, type To
 import { findWindow, requirePosition, snapshot } from './desktop.js';
 import { windowField } from './fields.js';
 import { closestNames, matchNames, normalizeName, normalizeRole } from './match.js';
-import { loadMarks, readUi, type UiItem, type UiRead } from './ui-read.js';
+import { loadMarks, readUi, type ReadOptions, type UiItem, type UiRead } from './ui-read.js';
 
 /**
  * Element ids and element resolution: every tool that takes an element (`click_ui`, `act`,
@@ -143,8 +143,8 @@ export interface ElementRead extends UiRead {
 }
 
 /** Read a window's elements with labels attached and ids assigned; `ui`, and every element-taking tool through resolveElement, reads this way. */
-export async function readElements(ctx: ToolContext, windowArg: string): Promise<ElementRead> {
-  const r = await readUi(ctx, windowArg, '', false);
+export async function readElements(ctx: ToolContext, windowArg: string, opts: ReadOptions = {}): Promise<ElementRead> {
+  const r = await readUi(ctx, windowArg, '', false, opts);
   attachLabels(r.items);
   assignIds(ctx.session, r.window.address, r.items);
   const labels = r.items.filter((i) => LABEL_ROLES.has(i.role) && !i.actionable && i.name.trim() !== '');
@@ -211,6 +211,8 @@ export interface ResolveOptions {
   actionableOnly?: boolean;
   /** What the element is needed for, in messages ("clicking", "reading its text"). */
   purpose?: string;
+  /** false: the element is only read, never pointed at (a window without a reported position is read too). */
+  points?: boolean;
 }
 
 /** An element as a line in an error's candidate list, and as data. */
@@ -276,7 +278,7 @@ export async function resolveElement(ctx: ToolContext, q: ElementQuery, opts: Re
 
   if (id) {
     const stored = idWindow(ctx, id, q.window);
-    const read = opts.read && opts.read.window.address === stored.w ? opts.read : await readElements(ctx, stored.w);
+    const read = opts.read && opts.read.window.address === stored.w ? opts.read : await readElements(ctx, stored.w, { points: opts.points });
     const now = read.items.find((i) => i.ref.bus === stored.b && i.ref.path === stored.p);
     if (now && now.role === stored.r && normalizeName(now.name) === normalizeName(stored.n)) return resolved(read, now, 'id');
     const pool = matchable(read.items, false);
@@ -310,7 +312,7 @@ export async function resolveElement(ctx: ToolContext, q: ElementQuery, opts: Re
     return resolved(read, same[0], 'mark', mark, `mark ${mark} (${it.label})`);
   }
 
-  const read = opts.read && (!q.window || q.window === 'active' || q.window === opts.read.window.address) ? opts.read : await readElements(ctx, q.window ?? '');
+  const read = opts.read && (!q.window || q.window === 'active' || q.window === opts.read.window.address) ? opts.read : await readElements(ctx, q.window ?? '', { points: opts.points });
   const base = matchable(read.items, actionableOnly);
   const byRole = base.filter((i) => roleMatches(i, role));
   const where = `${read.window.class}`;

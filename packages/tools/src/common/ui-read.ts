@@ -42,10 +42,25 @@ export interface UiRead {
   items: UiItem[];
   truncated: boolean;
   app: string;
+  /**
+   * Set when the compositor reports no position for the window (niri: tiled)
+   * and the read was asked for without points: x/y are then relative to the
+   * window's output, not screen points, and nothing may be pointed at.
+   */
+  positionUnknown?: string;
+}
+
+export interface ReadOptions {
+  /**
+   * false: the elements are only read (their text, states), never pointed at,
+   * so a window without a reported position is read too. Default true: such a
+   * window is refused (`unsupported.capability`).
+   */
+  points?: boolean;
 }
 
 /** Read a window's controls over AT-SPI; points are global (window geometry + window-relative extents). No tree: exit 4 with the vision fallback. */
-export async function readUi(ctx: ToolContext, windowArg: string, name: string, actionableOnly: boolean): Promise<UiRead> {
+export async function readUi(ctx: ToolContext, windowArg: string, name: string, actionableOnly: boolean, opts: ReadOptions = {}): Promise<UiRead> {
   const desktop = await snapshot(ctx);
   const window = findWindow(desktop, windowArg || 'active');
   if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed');
@@ -71,7 +86,7 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
     });
   }
   // AT-SPI extents are window-relative on Wayland: global points need the window's position
-  requirePosition(desktop, window, 'placing its controls on the screen');
+  if (opts.points !== false) requirePosition(desktop, window, 'placing its controls on the screen');
   const g = window.geometry;
   const items: UiItem[] = [];
   // per element of the read: its item, or (dropped) the item of its nearest kept ancestor
@@ -100,8 +115,9 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
     kept[kept.length - 1] = item;
     items.push(item);
   }
-  ctx.session.observed.set(window.address, { ...g });
-  return { desktop, window, items, truncated: r.truncated, app: r.app };
+  // the stale-observation guard compares screen geometry: a read without a position observed none
+  if (window.positionUnknown === undefined) ctx.session.observed.set(window.address, { ...g });
+  return { desktop, window, items, truncated: r.truncated, app: r.app, ...(window.positionUnknown !== undefined ? { positionUnknown: window.positionUnknown } : {}) };
 }
 
 export function uiLine(i: UiItem, n?: number): string {
