@@ -172,6 +172,9 @@ describe.skipIf(!desk)('element tools on the niri simulator in front of real GTK
         ['ui', { window: addr }],
         ['click_ui', { name: 'OK', window: addr }],
         ['act', { action: 'set_text', name: 'First', text: 'Grace', window: addr }],
+        ['act', { action: 'focus', name: 'Last', window: addr }],
+        ['menu', { path: 'File > Quit', window: addr }],
+        ['file_dialog', { path: '/tmp/never-written.txt', window: addr }],
       ] as const) {
         const r = await server.call(tool, args);
         expect(r.isError, `${tool}: ${r.text.join('\n')}`).toBe(true);
