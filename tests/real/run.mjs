@@ -336,8 +336,9 @@ function testPlan(list, record = false) {
             `  echo $? >$OUT/${c}/record.rc; phase ${c}-record`,
           ]
         : []),
-      `  ( cd /hypruse && as_desk env HYPRUSE_REAL_COMPOSITOR=${c} HYPRUSE_CONTRACT_TARGETS=${CONTRACT_TARGET[c]} ${VITEST} --outputFile.json=$OUT/${c}/vitest.json ) >$OUT/${c}/vitest.log 2>&1`,
-      `  echo $? >$OUT/${c}/vitest.rc`,
+      `  ( cd /hypruse && as_desk env HYPRUSE_REAL_COMPOSITOR=${c} HYPRUSE_CONTRACT_TARGETS=${CONTRACT_TARGET[c]} ${VITEST} --outputFile.json=$OUT/${c}/vitest.json ) >$OUT/${c}/vitest.log 2>&1 &`,
+      // a compositor that dies mid-suite ends the suites at once (their waits would run out one by one)
+      `  suites_watch ${c} $!; echo $? >$OUT/${c}/vitest.rc`,
       `  say "${c} suites exited with $(cat $OUT/${c}/vitest.rc): $(grep -E '^ +Tests ' $OUT/${c}/vitest.log | tail -1)"`,
       `  phase ${c}-suites`,
       'else',
@@ -480,6 +481,7 @@ async function stageTest(opts) {
   for (const c of list) {
     const dir = join(g.out, c);
     const rep = join(dir, 'vitest.json');
+    if (existsSync(join(dir, 'crashed'))) problems.push(`real ${c} ${readFileSync(join(dir, 'crashed'), 'utf8').trim()} (its log and any crash report: ${dir})`);
     if (existsSync(join(dir, 'vitest.log'))) copyFileSync(join(dir, 'vitest.log'), join(reportDir, `vitest-real-${c}.log`));
     if (existsSync(join(dir, 'start-failed'))) problems.push(`real ${c} did not start in the guest (its log: ${join(dir, 'stdout.log')})`);
     else if (existsSync(rep)) {

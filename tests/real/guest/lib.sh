@@ -149,6 +149,7 @@ start_hyprland() {
   local mons="" n n2 j extra
   headless() { hypr_ipc 'j/monitors all' 2>/dev/null | jq -r '.[].name' 2>/dev/null | grep '^HEADLESS' | sort -V; }
   for i in $(seq 1 6); do
+    kill -0 $COMPOSITOR_PID 2>/dev/null || { say "Hyprland exited while its outputs were set up"; tail -5 "$OUT/hyprland/stdout.log"; return 1; }
     n=$(headless | wc -l)
     [ "$n" -ge 1 ] && break
     say "output create headless: $(hypr_ipc 'output create headless' 2>&1 | tr '\n' ' ')"
@@ -198,6 +199,25 @@ SWAY
   chown $DESK_UID "$SESSION_ENV"
   as_desk swaymsg -t get_outputs | jq -c '[.[] | {name, rect, scale, focused}]' | sed 's/^/hypruse-guest: outputs: /'
   phase sway-ready
+}
+
+# suites_watch NAME PID: wait for the suites (PID, a background job); if the compositor exits first,
+# write $OUT/NAME/crashed, stop the suites (the vitest processes of the desktop user) and return 1.
+suites_watch() {
+  local name=$1 pid=$2
+  while kill -0 "$pid" 2>/dev/null; do
+    if [ -n "$COMPOSITOR_PID" ] && ! kill -0 "$COMPOSITOR_PID" 2>/dev/null; then
+      say "$name exited during its suites (uptime $(uptime_s) s): stopping them"
+      echo "exited during its suites at guest uptime $(uptime_s) s" >"$OUT/$name/crashed"
+      pkill -TERM -u $DESK_UID -f 'vitest/vitest.mjs run --config tests/real/' 2>/dev/null
+      sleep 10
+      pkill -KILL -u $DESK_UID -f 'node_modules/vitest' 2>/dev/null
+      wait "$pid" 2>/dev/null
+      return 1
+    fi
+    sleep 2
+  done
+  wait "$pid"
 }
 
 stop_compositor() {
