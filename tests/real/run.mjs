@@ -339,7 +339,7 @@ function testPlan(list, record = false) {
       `  ( cd /hypruse && as_desk env HYPRUSE_REAL_COMPOSITOR=${c} HYPRUSE_CONTRACT_TARGETS=${CONTRACT_TARGET[c]} ${VITEST} --outputFile.json=$OUT/${c}/vitest.json ) >$OUT/${c}/vitest.log 2>&1 &`,
       // a compositor that dies mid-suite ends the suites at once (their waits would run out one by one)
       `  suites_watch ${c} $!; echo $? >$OUT/${c}/vitest.rc`,
-      `  say "${c} suites exited with $(cat $OUT/${c}/vitest.rc): $(grep -E '^ +Tests ' $OUT/${c}/vitest.log | tail -1)"`,
+      `  say "${c} suites exited with $(cat $OUT/${c}/vitest.rc): $(sed 's/\\x1b\\[[0-9;]*m//g' $OUT/${c}/vitest.log | grep -E '^ +Tests ' | tail -1)"`,
       `  phase ${c}-suites`,
       'else',
       `  echo "${c} did not start" >$OUT/${c}/start-failed`,
