@@ -33,9 +33,19 @@ describe.skipIf(!desk)('element actions on real GTK 3 apps', () => {
     const app = await launchFixture('widget-factory', { workspace: '1' });
     try {
       const addr = String((await swayNodes()).find((n) => n.pid === app.pid && n.type === 'con')!.id);
-      const boxes = (nodes: ProbeNode[]) => nodes.filter((n) => n.role === 'check box' && n.name === 'checkbutton');
+      await settled(server, addr);
+      // the candidates in the order ui lists them (reading order), matched to libatspi's objects by their boxes
+      const listed = (await server.call('ui', { window: addr, role: 'check box', name: 'checkbutton', format: 'flat' })).data.elements as Array<{ x: number; y: number }>;
+      const con = (await swayNodes()).find((n) => String(n.id) === addr)!;
+      const win = { x: con.rect.x + (con.window_rect?.x ?? 0), y: con.rect.y + (con.window_rect?.y ?? 0) };
+      const at = (n: ProbeNode) => `${win.x + n.box![0] + Math.floor(n.box![2] / 2)},${win.y + n.box![1] + Math.floor(n.box![3] / 2)}`;
+      const boxes = (nodes: ProbeNode[]) => {
+        const named = nodes.filter((n) => n.role === 'check box' && n.name === 'checkbutton');
+        return listed.map((e) => named.find((n) => at(n) === `${e.x},${e.y}`)!);
+      };
       const before = boxes(await probe(app.pid));
-      // the sensitive, unchecked one: its index among the candidates (tree order, as ui lists them and as probe reads them)
+      expect(before.every(Boolean), 'every listed candidate is one libatspi reads').toBe(true);
+      // the sensitive, unchecked one: its index among the candidates as ui lists them
       const i = before.findIndex((b) => b.states.includes('sensitive') && !b.states.includes('checked'));
       const off = before.findIndex((b) => !b.states.includes('sensitive'));
       expect(i).toBeGreaterThanOrEqual(0);

@@ -1,4 +1,4 @@
-import { collapseRepeatedName, type A11yElement } from '@hypruse/core';
+import { collapseRepeatedName, readingSequence, type A11yElement } from '@hypruse/core';
 import {
   ACTIONABLE_ROLES, CHECKABLE_ROLES, SELECTION_ROLES, CLICK_ACTIONS, CONTAINER_ROLES, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES,
 } from './atspi-constants.js';
@@ -118,7 +118,8 @@ export function mayBeListed(node: RawNode, filter: Pick<ElementFilter, 'actionab
 }
 
 /**
- * The elements of a read tree in document order, filtered as hypruse's `ui`
+ * The elements of a read tree in document order (each container's children in reading order,
+ * see readingSequence), filtered as hypruse's `ui`
  * does: name filter, actionable roles, unnamed nodes only when they carry a
  * value, and only boxes that are really inside the window.
  */
@@ -141,7 +142,9 @@ export function collectElements(root: RawNode, filter: ElementFilter): A11yEleme
       if (filter.popups?.has(node) === true) el.popup = true;
       out.push(el);
     }
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push([node.children[i], self]);
+    // children in reading order: AT-SPI order may contradict the screen (GTK 3's grid lists its last row first)
+    const kids = readingSequence(node.children, (c) => c.extents);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], self]);
   }
   return out;
 }

@@ -42,6 +42,7 @@ export {
   logicalSize, contains, intersects, intersection, center, layoutBounds, monitorAt, regionScale, pixelToGlobal,
   globalToPixel, round6,
 } from './geometry.js';
+export { readingOrder, readingSequence } from './reading-order.js';
 export { ConfigSchema, defineConfig, defaultConfig, DEFAULT_DANGEROUS, PolicyTier } from './config/schema.js';
 export type { HypruseConfig, HypruseConfigInput } from './config/schema.js';
 export { runtimeDir, sessionEnvironment } from './runtime.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HypruseError, NotFoundError, Tokens, defineTool, fact, result, type ToolContext } from '@hypruse/core';
+import { HypruseError, NotFoundError, Tokens, defineTool, fact, readingOrder, result, type ToolContext } from '@hypruse/core';
 import { displayRole, elementArgs, readElements, resolveElement, type ElementRead } from './common/elements.js';
 import { address, className } from './common/output.js';
 import type { UiItem } from './common/ui-read.js';
@@ -27,28 +27,6 @@ function pieceOf(i: UiItem): string {
   if (i.password) return '';
   if (typeof i.value === 'string' && i.value !== '') return i.value;
   return i.name.trim();
-}
-
-/**
- * Reading order: top to bottom in rows, left to right within a row (an element joins a row when
- * its vertical centre lies within the row's first element's height). Pure; window-relative extents.
- */
-export function readingOrder(items: UiItem[]): UiItem[][] {
-  const sorted = [...items].sort((a, b) => a.extents.y + a.extents.height / 2 - (b.extents.y + b.extents.height / 2) || a.extents.x - b.extents.x);
-  const rows: UiItem[][] = [];
-  let row: UiItem[] = [];
-  let band = { top: 0, bottom: -1 };
-  for (const it of sorted) {
-    const cy = it.extents.y + it.extents.height / 2;
-    if (row.length && cy >= band.top && cy <= band.bottom) row.push(it);
-    else {
-      if (row.length) rows.push(row);
-      row = [it];
-      band = { top: it.extents.y, bottom: it.extents.y + it.extents.height };
-    }
-  }
-  if (row.length) rows.push(row);
-  return rows.map((r) => r.sort((a, b) => a.extents.x - b.extents.x));
 }
 
 /** The leaves under `root` (or of the whole read), with the text each shows. Containers speak through their leaves. */
@@ -120,7 +98,7 @@ export const getTextTool = defineTool({
       }
       if (p) pieces.set(l, p);
     }
-    const rows = readingOrder([...pieces.keys()]).map((r) => r.map((i) => pieces.get(i)).join('  '));
+    const rows = readingOrder([...pieces.keys()], (i) => i.extents).map((r) => r.map((i) => pieces.get(i)).join('  '));
     const all = rows.join('\n');
     if (passwords) data.passwords = passwords;
     if (!all) return result(`${what} shows no text`).data({ ...data, text: '', offset: 0, total: 0 }).build();

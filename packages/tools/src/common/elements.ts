@@ -138,7 +138,7 @@ export function attachLabels(items: UiItem[]): void {
 }
 
 export interface ElementRead extends UiRead {
-  /** Every element with a box (controls, labels, named containers), with ids, in tree order. */
+  /** Every element with a box (controls, labels, named containers), with ids, in tree order, the children of each container in reading order (as the reader lists them). */
   items: UiItem[];
 }
 
@@ -165,7 +165,7 @@ export function matchable(items: UiItem[], actionableOnly: boolean): UiItem[] {
 export const idField = z.number().int().min(0).max(10_000_000).default(0).describe('Element id from ui (`[12] push button "OK"` → 12; 0 = unset). Checked to still be the same element before use.');
 export const elementNameField = fact(z.string().max(200)).default('').describe('Accessible name (from ui): exact, else contained, else all words in any order; case, accents and whitespace ignored.');
 export const roleField = fact(z.string().max(60)).default('').describe('Only elements of this role, e.g. "check box", "push button" (spaces optional).');
-export const indexField = z.number().int().min(-1).max(1000).default(-1).describe('Pick this candidate (0-based, tree order) when the name matches several.');
+export const indexField = z.number().int().min(-1).max(1000).default(-1).describe('Pick this candidate (0-based, in reading order: rows top to bottom, left to right) when the name matches several.');
 
 /** The element arguments every element-taking tool accepts; spread into its z.object (add `mark` where marks apply). */
 export const elementArgs = {
