@@ -16,8 +16,8 @@ import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probe } from '../support/atspi-probe.js';
-import { killFixture, launchFixture, requireDesktop, waitFor } from '../support/desktop.js';
+import { atPoints, probe } from '../support/atspi-probe.js';
+import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
 import { slowA11yConfig, zenityAnswer } from '../support/tools.js';
 import { HyprlandMirror, NiriMirror } from '../simulators/sway-mirror.js';
@@ -125,14 +125,20 @@ describe.skipIf(!desk)('element tools on the Hyprland simulator (Lua dispatch) i
     try {
       const addr = await m.addressOf(app.pid);
       await settledUi(server, addr);
-      const boxes = (await probe(app.pid)).filter((n) => n.role === 'check box' && n.name === 'checkbutton');
-      const i = boxes.findIndex((b) => b.states.includes('sensitive') && !b.states.includes('checked'));
+      // the candidates in the order ui lists them (reading order), matched to libatspi's objects by their boxes
+      const listed = (await server.call('ui', { window: addr, role: 'check box', name: 'checkbutton', format: 'flat' })).data.elements as Array<{ x: number; y: number }>;
+      const con = (await swayNodes()).find((n) => n.pid === app.pid && n.type === 'con')!;
+      const win = { x: con.rect.x + (con.window_rect?.x ?? 0), y: con.rect.y + (con.window_rect?.y ?? 0) };
+      const checkboxes = async () => atPoints((await probe(app.pid)).filter((n) => n.role === 'check box' && n.name === 'checkbutton'), win, listed);
+      const boxes = await checkboxes();
+      expect(boxes.every(Boolean), 'every listed candidate is one libatspi reads').toBe(true);
+      const i = boxes.findIndex((b) => b!.states.includes('sensitive') && !b!.states.includes('checked'));
       expect(i).toBeGreaterThanOrEqual(0);
       const before = m.sim.dispatches.length;
       const r = await server.call('act', { action: 'check', name: 'checkbutton', role: 'check box', index: i, window: addr });
       expect(r.isError, r.text.join('\n')).toBe(false);
       expect(r.data).toMatchObject({ action: 'check', verified: true, state: { checked: true } });
-      expect((await probe(app.pid)).filter((n) => n.role === 'check box' && n.name === 'checkbutton')[i].states).toContain('checked');
+      expect((await checkboxes())[i]!.states).toContain('checked');
       expect(m.sim.dispatches.slice(before).every((d) => d.name === 'focus' || d.name === 'cursor.move')).toBe(true);
 
       const t = await server.call('get_text', { window: addr, limit: 100000 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
-import { probe, type ProbeNode } from '../support/atspi-probe.js';
+import { atPoints, probe, type ProbeNode } from '../support/atspi-probe.js';
 import { settled, slowA11yConfig, zenityAnswer } from '../support/tools.js';
 
 const desk = await requireDesktop();
@@ -38,11 +38,7 @@ describe.skipIf(!desk)('element actions on real GTK 3 apps', () => {
       const listed = (await server.call('ui', { window: addr, role: 'check box', name: 'checkbutton', format: 'flat' })).data.elements as Array<{ x: number; y: number }>;
       const con = (await swayNodes()).find((n) => String(n.id) === addr)!;
       const win = { x: con.rect.x + (con.window_rect?.x ?? 0), y: con.rect.y + (con.window_rect?.y ?? 0) };
-      const at = (n: ProbeNode) => `${win.x + n.box![0] + Math.floor(n.box![2] / 2)},${win.y + n.box![1] + Math.floor(n.box![3] / 2)}`;
-      const boxes = (nodes: ProbeNode[]) => {
-        const named = nodes.filter((n) => n.role === 'check box' && n.name === 'checkbutton');
-        return listed.map((e) => named.find((n) => at(n) === `${e.x},${e.y}`)!);
-      };
+      const boxes = (nodes: ProbeNode[]) => atPoints(nodes.filter((n) => n.role === 'check box' && n.name === 'checkbutton'), win, listed) as ProbeNode[];
       const before = boxes(await probe(app.pid));
       expect(before.every(Boolean), 'every listed candidate is one libatspi reads').toBe(true);
       // the sensitive, unchecked one: its index among the candidates as ui lists them

@@ -23,3 +23,13 @@ export async function probe(pid: number): Promise<ProbeNode[]> {
   if (r.code !== 0) throw new Error(`atspi probe of pid ${pid} failed (exit ${r.code}): ${r.stderr.trim()}`);
   return r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as ProbeNode);
 }
+
+/**
+ * The objects at the points a `ui` listing gave (global centre points, in its order), found among
+ * libatspi's nodes by their window-relative boxes and the window's origin on screen (from sway).
+ * Undefined where no node has its centre there.
+ */
+export function atPoints(nodes: ProbeNode[], origin: { x: number; y: number }, points: Array<{ x: number; y: number }>): Array<ProbeNode | undefined> {
+  const at = (n: ProbeNode) => (n.box ? `${origin.x + n.box[0] + Math.floor(n.box[2] / 2)},${origin.y + n.box[1] + Math.floor(n.box[3] / 2)}` : '');
+  return points.map((p) => nodes.find((n) => at(n) === `${p.x},${p.y}`));
+}

@@ -1,4 +1,10 @@
-import { collapseRepeatedName, readingSequence, type A11yElement } from '@hypruse/core';
+import { collapseRepeatedName, readingSequence, type A11yElement, type Rect } from '@hypruse/core';
+
+function union(a: Rect, b: Rect): Rect {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+}
 import {
   ACTIONABLE_ROLES, CHECKABLE_ROLES, SELECTION_ROLES, CLICK_ACTIONS, CONTAINER_ROLES, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES,
 } from './atspi-constants.js';
@@ -126,15 +132,31 @@ export function mayBeListed(node: RawNode, filter: Pick<ElementFilter, 'actionab
 export function collectElements(root: RawNode, filter: ElementFilter): A11yElement[] {
   const out: A11yElement[] = [];
   const showing = reportsShowing(root);
+  const kept = (node: RawNode): boolean => {
+    if (filter.name !== undefined && filter.name !== '' && !nameContains(node.name, filter.name)) return false;
+    if (filter.actionableOnly && !isActionable(node)) return false;
+    if (node.name.trim() === '' && !isValueBearing(node)) return false;
+    const popup = filter.popups?.has(node) === true;
+    return boxProblem(node, popup ? 0 : filter.windowWidth, popup ? 0 : filter.windowHeight) === null;
+  };
+  // Where a node reads: the box around what of it is listed (itself and its listed descendants), so
+  // the order does not depend on the extents of unlisted wrappers (a reader may not fetch those).
+  const places = new Map<RawNode, Rect | null>();
+  const place = (node: RawNode): Rect | null => {
+    if (places.has(node)) return places.get(node) ?? null;
+    let box: Rect | null = kept(node) ? node.extents : null;
+    for (const c of node.children) {
+      const p = place(c);
+      if (p) box = box ? union(box, p) : p;
+    }
+    places.set(node, box);
+    return box;
+  };
   // each node with the index of its nearest listed ancestor (-1: none)
   const stack: Array<[RawNode, number]> = [[root, -1]];
   while (stack.length > 0) {
     const [node, up] = stack.pop() as [RawNode, number];
-    let keep = true;
-    if (filter.name !== undefined && filter.name !== '' && !nameContains(node.name, filter.name)) keep = false;
-    else if (filter.actionableOnly && !isActionable(node)) keep = false;
-    else if (node.name.trim() === '' && !isValueBearing(node)) keep = false;
-    else if (boxProblem(node, filter.popups?.has(node) === true ? 0 : filter.windowWidth, filter.popups?.has(node) === true ? 0 : filter.windowHeight)) keep = false;
+    const keep = kept(node);
     const self = keep ? out.length : up;
     if (keep) {
       const el = toElement(node, showing);
@@ -143,7 +165,7 @@ export function collectElements(root: RawNode, filter: ElementFilter): A11yEleme
       out.push(el);
     }
     // children in reading order: AT-SPI order may contradict the screen (GTK 3's grid lists its last row first)
-    const kids = readingSequence(node.children, (c) => c.extents);
+    const kids = readingSequence(node.children, place);
     for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], self]);
   }
   return out;
