@@ -10,7 +10,7 @@
 //   const m = await HyprlandMirror.start({ version: '0.57' });
 //   ... m.sim.env, m.addressOf(pid), m.sim.dispatches ...
 //   await m.stop();
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { scaledMs } from '@hypruse/core';
@@ -105,6 +105,7 @@ abstract class Mirror<Id> {
   protected readonly ids = new Map<number, Id>();
   protected readonly known = new Map<number, RealWindow>();
   private timer: NodeJS.Timeout | null = null;
+  private events: ChildProcess | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
   /** sway commands carried over, in order (`[con_id=7] focus`, `seat seat0 cursor set 10 20`). */
@@ -119,6 +120,13 @@ abstract class Mirror<Id> {
   protected abstract focus(id: Id): void;
 
   protected begin(): void {
+    // a pass on each of sway's window events (a new dialog reaches the simulator as its own event would),
+    // and every 50 ms for what sway announces with no event (a tiled neighbour resized)
+    this.events = spawn('swaymsg', ['-s', this.desk.SWAYSOCK, '-m', '-t', 'subscribe', '["window"]'], { stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...this.desk } });
+    this.events.on('error', (e) => (this.lastError = e));
+    this.events.stdout?.on('data', () => {
+      if (!this.stopped) void this.sync().catch((e: Error) => (this.lastError = e));
+    });
     const tick = async () => {
       if (this.stopped) return;
       await this.sync().catch((e: Error) => (this.lastError = e));
@@ -184,6 +192,7 @@ abstract class Mirror<Id> {
   protected async halt(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.events?.kill();
     while (this.running) await this.running.catch(() => undefined);
   }
 }
