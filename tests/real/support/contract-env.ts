@@ -2,6 +2,11 @@
 // same on every real compositor in the guest: windows are real foot terminals
 // started outside hypruse, found through the compositor's own client, moved
 // there independently when a workspace is asked for, and killed at the end.
+import { execFileSync } from 'node:child_process';
+import { constants, mkdtempSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { Compositor } from '@hypruse/core';
 import { slowLaunchCommand } from '../../contract/support/slow-launch.js';
 import type { ContractEnv } from '../../contract/target.js';
@@ -18,11 +23,23 @@ export function realContractEnv(
     compositor,
     async spawnWindow(o) {
       const args = ['-a', o.appId ?? 'hypruse.contract', '-T', o.title ?? 'contract window'];
-      // the terminal names its window from the program inside (OSC 2), like an app titling its window late
-      if (o.lateTitle) args.push('sh', '-c', 'sleep 0.8; printf "\\033]2;%s\\007" "$0"; exec sleep 3600', o.lateTitle);
+      // The terminal names its window from the program inside (OSC 2), like an app titling its window late.
+      // It does so when told through a FIFO, a while after the window was found under its first title (the
+      // time scale's 0.8 s): a fixed delay from its start ran out before a foot window even mapped on a
+      // loaded guest.
+      let fifo: string | null = null;
+      if (o.lateTitle) {
+        fifo = join(mkdtempSync(join(tmpdir(), 'hypruse-late-title-')), 'go');
+        execFileSync('mkfifo', [fifo]);
+        args.push('sh', '-c', 'read go < "$1"; printf "\\033]2;%s\\007" "$0"; exec sleep 3600', o.lateTitle, fifo);
+      }
       const pid = startApp('foot', args).pid!;
       apps.add(pid);
       const w = await until(`foot (pid ${pid}) in ${where}`, () => windowOfPid(c, pid), scaled(15000));
+      if (fifo) {
+        const path = fifo;
+        setTimeout(() => void tellFifo(path), scaled(800));
+      }
       if (o.workspace && w.workspace !== o.workspace) {
         await moveWindowIndependently(c, w.address, o.workspace);
         await until(`${w.address} on workspace ${o.workspace}`, async () => (await windowOfPid(c, pid))?.workspace === o.workspace, scaled(5000));
@@ -45,4 +62,25 @@ export function realContractEnv(
       await opts.cleanup();
     },
   };
+}
+
+/** Write one line into a FIFO once its reader is there (never blocks: gives up after a while), then remove it. */
+async function tellFifo(path: string): Promise<void> {
+  const deadline = Date.now() + scaled(15000);
+  try {
+    for (;;) {
+      try {
+        const fh = await open(path, constants.O_WRONLY | constants.O_NONBLOCK);
+        await fh.write('go\n');
+        await fh.close();
+        return;
+      } catch (e) {
+        // ENXIO: no reader yet
+        if ((e as NodeJS.ErrnoException).code !== 'ENXIO' || Date.now() > deadline) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } finally {
+    rmSync(dirname(path), { recursive: true, force: true });
+  }
 }
