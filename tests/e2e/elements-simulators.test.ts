@@ -56,7 +56,8 @@ for (const dia of DIALECTS) describe.skipIf(!desk)(`element tools on the Hyprlan
   let m: HyprlandMirror;
   let server: Server;
   beforeAll(async () => {
-    m = await HyprlandMirror.start(desk!.env, { version: dia.version });
+    // `spawn`: exec really runs the command (launch's case runs a real zenity through it)
+    m = await HyprlandMirror.start(desk!.env, { version: dia.version, processes: 'spawn' });
     server = await startServer(serverEnv(m.sim.env, 'hyprland'), { HYPRUSE_CONFIG: slowA11yConfig(), HYPRUSE_TAKEOVER_MS: '0' });
   });
   afterAll(async () => {
@@ -98,6 +99,41 @@ for (const dia of DIALECTS) describe.skipIf(!desk)(`element tools on the Hyprlan
   }, 180000);
 
   if (!dia.full) return;
+
+  it('launch runs a real zenity through the simulator\'s exec and answers with its settled window; an immediate ui has its points right', async () => {
+    const runDir = desk!.env.XDG_RUNTIME_DIR;
+    const vars = {
+      WAYLAND_DISPLAY: join(runDir, desk!.env.WAYLAND_DISPLAY), XDG_RUNTIME_DIR: runDir, DBUS_SESSION_BUS_ADDRESS: desk!.env.DBUS_SESSION_BUS_ADDRESS,
+      GDK_BACKEND: 'wayland', GTK_A11Y: 'atspi', HOME: '/tmp',
+    };
+    // Hyprland's exec runs the command as the simulator's user; the app runs as the desktop's user on sway
+    const command = `runuser -u ${desk!.user} -- env ${Object.entries(vars).map(([k, v]) => `${k}=${v}`).join(' ')} zenity --question --title=sim-launched --text=Launched?`;
+    const r = await server.call('launch', { command, workspace: '1' });
+    expect(r.isError, r.text.join('\n')).toBe(false);
+    const addr = String(r.data.address);
+    const w = m.simWindow(addr)!;
+    expect(w.title).toBe('sim-launched');
+    const pid = w.pid;
+    try {
+      expect(m.sim.dispatches.some((d) => d.name === 'exec_cmd' && String(d.args.command).includes('sim-launched'))).toBe(true);
+      const real = (await m.windowOf(pid)).real;
+      expect([r.data.at, r.data.size]).toEqual([real.at, real.size]);
+      const u = await server.call('ui', { window: addr, format: 'flat' });
+      expect(u.isError, u.text.join('\n')).toBe(false);
+      const yes = (u.data.elements as Array<{ role: string; name: string; x: number; y: number }>).find((e) => e.role === 'push button' && e.name === 'Yes')!;
+      expect(yes, u.text.join('\n')).toBeTruthy();
+      const box = (await probe(pid)).find((n) => n.role === 'push button' && n.name === 'Yes')!.box!;
+      const now = (await m.windowOf(pid)).real;
+      expect([yes.x, yes.y]).toEqual([now.at[0] + box[0] + Math.floor(box[2] / 2), now.at[1] + box[1] + Math.floor(box[3] / 2)]);
+    } finally {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
+      await waitFor(() => !m.simWindow(addr), 10000, 'the launched window gone');
+    }
+  }, 120000);
 
   it('mousepad: keyboard typing, menu File > Save As… reports the dialog by its simulator address, file_dialog saves and sees it close', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hypruse-simsave-'));

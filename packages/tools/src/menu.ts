@@ -164,8 +164,10 @@ export const menuTool = defineTool({
           const wait = openedAt + MENU_RELEASE_GUARD_MS - Date.now();
           if (wait > 0) await sleep(wait, ctx.signal);
         }
-        openedAt = Date.now();
         via = await activate(ctx, args, window, item);
+        // from when the click went out, not from before the focus and pointer requests that precede it:
+        // a slow compositor answer (a loaded machine, a remote IPC) otherwise eats into the guard
+        openedAt = Date.now();
         if (level === labels.length - 1) {
           const o: Opened | null = await openedSince(ctx, watch, { waitMs: DIALOG_MS, menus: true });
           const res = result(`activated menu ${labels.join(' > ')} (${item.role} '${item.name}') in ${first.window.class}`);
