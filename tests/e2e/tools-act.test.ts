@@ -182,4 +182,59 @@ describe.skipIf(!desk)('element actions on real GTK 3 apps', () => {
       await killFixture(app.pid).catch(() => undefined);
     }
   }, 120000);
+
+  it('GTK 3 form: expand/collapse an expander, select in a combo box, a list and a tab list, focus an entry; libatspi and the app\'s own answer agree', async () => {
+    const app = await launchFixture('gtk3-form', { workspace: '3' });
+    try {
+      const addr = String(app.conId);
+      await settled(server, addr);
+      const node = async (role: string, name: string) => (await probe(app.pid)).find((n) => n.role === role && n.name === name);
+      const said = () => readFileSync(app.stdout, 'utf8');
+
+      const ex = await server.call('act', { action: 'expand', name: 'Details', window: addr });
+      expect(ex.isError, ex.text.join('\n')).toBe(false);
+      expect(ex.data).toMatchObject({ action: 'expand', verified: true, state: { expanded: true } });
+      expect((await node('toggle button', 'Details'))!.states).toContain('expanded');
+      expect(said()).toContain('expanded Details=True');
+      const co = await server.call('act', { action: 'collapse', name: 'Details', window: addr });
+      expect(co.isError, co.text.join('\n')).toBe(false);
+      expect((await node('toggle button', 'Details'))!.states).not.toContain('expanded');
+      expect(said()).toContain('expanded Details=False');
+      const again = await server.call('act', { action: 'collapse', name: 'Details', window: addr });
+      expect(again.text[0]).toBe("toggle button 'Details' is already collapsed; nothing sent");
+      expect(said().match(/expanded Details=/g)).toHaveLength(2);
+
+      // the combo box is named by its label ("Color"), its chosen item is its value
+      const u = await server.call('ui', { window: addr, role: 'combo box' });
+      expect(u.text.join('\n')).toContain('combo "Color" = "Red"');
+      const cb = await server.call('act', { action: 'select', name: 'Color', option: 'blue', window: addr });
+      expect(cb.isError, cb.text.join('\n')).toBe(false);
+      expect(cb.text[0]).toBe("selected 'Blue' in combo box 'Color' (verified: now selected)");
+      expect(await node('combo box', 'Blue')).toBeDefined();
+
+      const li = await server.call('act', { action: 'select', role: 'list box', option: 'Row 3', window: addr });
+      expect(li.isError, li.text.join('\n')).toBe(false);
+      const rows = (await probe(app.pid)).filter((n) => n.role === 'list item');
+      expect(rows.filter((r) => r.states.includes('selected'))).toHaveLength(1);
+      expect(rows[2].states).toContain('selected');
+
+      const tab = await server.call('act', { action: 'select', role: 'page tab list', option: 'Beta', window: addr });
+      expect(tab.isError, tab.text.join('\n')).toBe(false);
+      expect((await node('page tab', 'Beta'))!.states).toContain('selected');
+
+      // focus: GTK 3 reports the focused state (and the app its focus-in) only once its window is active
+      const fo = await server.call('act', { action: 'focus', name: 'Name', window: addr });
+      expect(fo.isError, fo.text.join('\n')).toBe(false);
+      expect(fo.data).toMatchObject({ action: 'focus', verified: true, state: { focused: true } });
+      expect((await probe(app.pid)).find((n) => n.role === 'text')!.states).toContain('focused');
+      await waitFor(() => said().includes('focus entry'), 5000, 'the entry to report its focus');
+
+      const ok = await server.call('click_ui', { name: 'OK', window: addr });
+      expect(ok.isError, ok.text.join('\n')).toBe(false);
+      await waitFor(() => said().includes('ok name='), 10000, 'the form to print its state on OK');
+      expect(said()).toMatch(/^ok name= subscribe=False details=False color=Blue tab=Beta row=Row 3$/m);
+    } finally {
+      await killFixture(app.pid).catch(() => undefined);
+    }
+  }, 120000);
 });

@@ -139,13 +139,14 @@ export function collectElements(root: RawNode, filter: ElementFilter): A11yEleme
     const popup = filter.popups?.has(node) === true;
     return boxProblem(node, popup ? 0 : filter.windowWidth, popup ? 0 : filter.windowHeight) === null;
   };
-  // Where a node reads: the box around what of it is listed (itself and its listed descendants), so
+  // Where a node reads: its own box when it is listed, else the box around its listed descendants, so
   // the order does not depend on the extents of unlisted wrappers (a reader may not fetch those).
   const places = new Map<RawNode, Rect | null>();
   const place = (node: RawNode): Rect | null => {
     if (places.has(node)) return places.get(node) ?? null;
+    // a listed node reads where it is (a selected tab holds its whole page); a wrapper where its listed content is
     let box: Rect | null = kept(node) ? node.extents : null;
-    for (const c of node.children) {
+    for (const c of box ? [] : node.children) {
       const p = place(c);
       if (p) box = box ? union(box, p) : p;
     }

@@ -35,9 +35,13 @@ export function readingOrder<T>(items: readonly T[], box: (item: T) => Rect | nu
   return out;
 }
 
+/** How far apart (px) left edges may be for two elements to count as one column. */
+const COLUMN_SLACK = 8;
+
 /**
- * A container's children in the order a person reads them. A container laid out in columns (most
- * neighbours in the given order share a column: a grid of check boxes filled column by column)
+ * A container's children in the order a person reads them. A container laid out in columns (its
+ * neighbours in the given order share a column, left edges aligned, more than twice as often as a
+ * row: a grid of check boxes filled column by column)
  * reads column by column, left to right, each top to bottom; anything else reads row by row
  * (readingOrder). The given order only decides rows or columns, so a toolkit listing its children
  * backwards (GTK 3's grid: the last row first) still reads top to bottom.
@@ -55,9 +59,10 @@ export function readingSequence<T>(items: readonly T[], box: (item: T) => Rect |
     const acx = a.x + a.width / 2;
     const bcx = b.x + b.width / 2;
     if (acy >= b.y && acy <= b.y + b.height && bcy >= a.y && bcy <= a.y + a.height) sameRow++;
-    else if (acx >= b.x && acx <= b.x + b.width && bcx >= a.x && bcx <= a.x + a.width) sameColumn++;
+    // a column: left edges aligned, one above the other
+    else if (Math.abs(a.x - b.x) <= COLUMN_SLACK && acx >= b.x && acx <= b.x + b.width && bcx >= a.x && bcx <= a.x + a.width) sameColumn++;
   }
-  if (sameColumn > sameRow) {
+  if (sameColumn > 2 * sameRow) {
     const t = (item: T) => {
       const e = box(item);
       return e ? { x: e.y, y: e.x, width: e.height, height: e.width } : e;

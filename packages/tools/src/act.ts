@@ -183,13 +183,20 @@ async function select(ctx: ToolContext, t: ResolvedElement, el: A11yElement, opt
   return { text: `selected '${pick.name}' in ${label} (verified: now selected)`, via: 'atspi', verified: true, state: { selected: pick.name } };
 }
 
-async function focus(ctx: ToolContext, t: ResolvedElement, el: A11yElement): Promise<Outcome> {
+async function focus(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11yElement): Promise<Outcome> {
   const a11y = a11yOf(ctx);
   const label = `${t.item.role} '${t.item.name}'`;
   await compositorOf(ctx).focusWindow(t.read.window.address);
   if (el.focused) return { text: `${label} already has the focus; nothing sent`, via: 'none', verified: true, state: { focused: true } };
   if (!a11y.focus || !(await a11y.focus(el.ref, ctx.signal))) throw new UsageError(`${label} cannot take the keyboard focus`, { hint: 'click_ui it instead' });
-  const { ok } = await until(ctx, el, (n) => n.focused === true);
+  let { ok } = await until(ctx, el, (n) => n.focused === true);
+  if (!ok) {
+    // GTK 3 reports a focused widget only in an active window, and a window is active only while the
+    // seat has a keyboard: a lone Shift (no effect in an app) through the keyboard tool attaches
+    // hypruse's, then the focus is asked for again
+    await ctx.invoke('keyboard', { action: 'key', keys: 'shift', window: t.read.window.address, allow_auth: args.allow_auth });
+    if (await a11y.focus(el.ref, ctx.signal)) ({ ok } = await until(ctx, el, (n) => n.focused === true));
+  }
   if (!ok) unverified(`focus on ${label}`, 'it does not report the focus');
   return { text: `focused ${label} (verified)`, via: 'atspi', verified: true, state: { focused: true } };
 }
@@ -256,7 +263,7 @@ export const actTool = defineTool({
         case 'check': case 'uncheck': case 'toggle': out = await setChecked(ctx, args, t, el); break;
         case 'expand': case 'collapse': out = await setExpanded(ctx, args, t, el); break;
         case 'select': out = await select(ctx, t, el, args.option); break;
-        case 'focus': out = await focus(ctx, t, el); break;
+        case 'focus': out = await focus(ctx, args, t, el); break;
         case 'scroll_to': out = await scrollTo(ctx, t, el); break;
       }
       opened = out.via === 'none' ? null : await openedSince(ctx, watch, { menus: args.action === 'expand' });

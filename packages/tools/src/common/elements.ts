@@ -105,7 +105,8 @@ const LABELLED_ROLES = new Set(['text', 'entry', 'password text', 'combo box', '
 const LABEL_ROLES = new Set(['label', 'static']);
 
 /**
- * Attach labels to the fields they label: a nameless field takes the text of the nearest label in
+ * Attach labels to the fields they label: a nameless field (or a combo box named by its chosen
+ * item, which becomes its value) takes the text of the nearest label in
  * the same container on its row to its left, else of a label just above it (a small gap, left edges
  * aligned). Each label names one field. Pure: works on window-relative extents.
  */
@@ -114,7 +115,9 @@ export function attachLabels(items: UiItem[]): void {
   if (!labels.length) return;
   const used = new Set<UiItem>();
   for (const f of items) {
-    if (!LABELLED_ROLES.has(f.role) || f.name.trim() !== '') continue;
+    // GTK 3 names a combo box by its chosen item ("Red"): that is its value, its label names it
+    const combo = f.role === 'combo box' && f.value === undefined && f.name.trim() !== '';
+    if (!LABELLED_ROLES.has(f.role) || (f.name.trim() !== '' && !combo)) continue;
     const fe = f.extents;
     const fcy = fe.y + fe.height / 2;
     let best: { l: UiItem; d: number } | null = null;
@@ -131,6 +134,7 @@ export function attachLabels(items: UiItem[]): void {
     }
     if (best) {
       used.add(best.l);
+      if (combo) f.value = f.name.trim();
       f.name = best.l.name.trim();
       f.labelledBy = -1 - labels.indexOf(best.l); // resolved to the label's id once ids are assigned
     }
