@@ -183,7 +183,7 @@ describe.skipIf(!desk)('element actions on real GTK 3 apps', () => {
     }
   }, 120000);
 
-  it('GTK 3 form: expand/collapse an expander, select in a combo box, a list and a tab list, focus an entry; libatspi and the app\'s own answer agree', async () => {
+  it('GTK 3 form: expand/collapse an expander, select in a combo box, a list and a tab list; libatspi and the app\'s own answer agree', async () => {
     const app = await launchFixture('gtk3-form', { workspace: '3' });
     try {
       const addr = String(app.conId);
@@ -221,13 +221,6 @@ describe.skipIf(!desk)('element actions on real GTK 3 apps', () => {
       const tab = await server.call('act', { action: 'select', role: 'page tab list', option: 'Beta', window: addr });
       expect(tab.isError, tab.text.join('\n')).toBe(false);
       expect((await node('page tab', 'Beta'))!.states).toContain('selected');
-
-      // focus: GTK 3 reports the focused state (and the app its focus-in) only once its window is active
-      const fo = await server.call('act', { action: 'focus', name: 'Name', window: addr });
-      expect(fo.isError, fo.text.join('\n')).toBe(false);
-      expect(fo.data).toMatchObject({ action: 'focus', verified: true, state: { focused: true } });
-      expect((await probe(app.pid)).find((n) => n.role === 'text')!.states).toContain('focused');
-      await waitFor(() => said().includes('focus entry'), 5000, 'the entry to report its focus');
 
       const ok = await server.call('click_ui', { name: 'OK', window: addr });
       expect(ok.isError, ok.text.join('\n')).toBe(false);
