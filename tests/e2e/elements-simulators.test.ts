@@ -277,4 +277,35 @@ describe.skipIf(!desk)('element tools on the niri simulator in front of real GTK
       await killFixture(app.pid).catch(() => undefined);
     }
   }, 180000);
+  it('mousepad made floating: keyboard, menu File > Save As… and file_dialog through niri\'s window ids, with the pointer placed over niri\'s output layout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hypruse-nirisave-'));
+    chmodSync(dir, 0o777);
+    const file = join(dir, 'niri-note.txt');
+    const app = await launchFixture('mousepad', { workspace: '1' });
+    try {
+      const addr = await m.addressOf(app.pid);
+      await waitFor(async () => (await probe(app.pid)).some((n) => n.role === 'menu' && n.name === 'File'), 30000, "mousepad's File menu");
+      const f = await server.call('wm', { action: 'toggle_floating', target: addr });
+      expect(f.isError, f.text.join('\n')).toBe(false);
+      await waitFor(async () => {
+        const w = ((await server.call('desktop')).data.windows as Array<Record<string, unknown>>).find((x) => x.address === addr);
+        return Array.isArray(w?.at) && (await m.windowOf(app.pid)).real.floating;
+      }, 10000, 'mousepad floating with a position');
+      await settledUi(server, addr);
+      const typed = await server.call('keyboard', { action: 'type', text: 'saved through the niri simulator\n', window: addr });
+      expect(typed.isError, typed.text.join('\n')).toBe(false);
+      const menu = await server.call('menu', { path: 'File > Save As…', window: addr });
+      expect(menu.isError, menu.text.join('\n')).toBe(false);
+      const dialog = ((menu.data.opened ?? []) as Array<{ kind: string; window: string; title: string }>).find((o) => o.kind === 'window')!;
+      expect(dialog, menu.text.join('\n')).toBeTruthy();
+      expect(m.sim.windows.get(Number(dialog.window))).toMatchObject({ pid: app.pid, title: 'Save As' });
+      const fd = await server.call('file_dialog', { path: file, window: dialog.window });
+      expect(fd.isError, fd.text.join('\n')).toBe(false);
+      expect(fd.data).toMatchObject({ path: file, closed: true, exists: true });
+      expect(readFileSync(file, 'utf8')).toBe('saved through the niri simulator\n');
+      expect(m.sim.windows.has(Number(dialog.window))).toBe(false);
+    } finally {
+      await killFixture(app.pid).catch(() => undefined);
+    }
+  }, 240000);
 });
