@@ -12,14 +12,13 @@
 // control. Effects are read outside hypruse: what zenity prints, the saved
 // file, libatspi as the desktop user (atspi-probe), and the simulator's own
 // log of requests.
-import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { atPoints, probe } from '../support/atspi-probe.js';
 import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
-import { slowA11yConfig, zenityAnswer } from '../support/tools.js';
+import { launchMousepadToSave, slowA11yConfig, zenityAnswer } from '../support/tools.js';
 import { HyprlandMirror, NiriMirror } from '../simulators/sway-mirror.js';
 
 const desk = await requireDesktop();
@@ -136,13 +135,9 @@ for (const dia of DIALECTS) describe.skipIf(!desk)(`element tools on the Hyprlan
   }, 120000);
 
   it('mousepad: keyboard typing, menu File > Save As… reports the dialog by its simulator address, file_dialog saves and sees it close', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hypruse-simsave-'));
-    chmodSync(dir, 0o777);
-    const file = join(dir, 'sim-note.txt');
-    const app = await launchFixture('mousepad', { workspace: '1' });
+    const { app, file } = await launchMousepadToSave('1', 'hypruse-simsave-', 'sim-note.txt');
     try {
       const addr = await m.addressOf(app.pid);
-      await waitFor(async () => (await probe(app.pid)).some((n) => n.role === 'menu' && n.name === 'File'), 30000, "mousepad's File menu");
       await settledUi(server, addr);
       const typed = await server.call('keyboard', { action: 'type', text: 'saved through the Hyprland simulator\n', window: addr });
       expect(typed.isError, typed.text.join('\n')).toBe(false);
@@ -278,13 +273,9 @@ describe.skipIf(!desk)('element tools on the niri simulator in front of real GTK
     }
   }, 180000);
   it('mousepad made floating: keyboard, menu File > Save As… and file_dialog through niri\'s window ids, with the pointer placed over niri\'s output layout', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hypruse-nirisave-'));
-    chmodSync(dir, 0o777);
-    const file = join(dir, 'niri-note.txt');
-    const app = await launchFixture('mousepad', { workspace: '1' });
+    const { app, file } = await launchMousepadToSave('1', 'hypruse-nirisave-', 'niri-note.txt');
     try {
       const addr = await m.addressOf(app.pid);
-      await waitFor(async () => (await probe(app.pid)).some((n) => n.role === 'menu' && n.name === 'File'), 30000, "mousepad's File menu");
       const f = await server.call('wm', { action: 'toggle_floating', target: addr });
       expect(f.isError, f.text.join('\n')).toBe(false);
       await waitFor(async () => {

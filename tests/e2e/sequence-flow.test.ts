@@ -4,14 +4,12 @@
 // read from zenity itself: it prints the entry's text when OK/Return closes it.
 // Element actions as steps: a GTK 3 form filled, checked and confirmed in one call (the form prints
 // its state on OK), and mousepad saved through menu + file_dialog in one call (the file's bytes).
-import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
-import { probe } from '../support/atspi-probe.js';
 import { startServer, type Server } from '../support/server.js';
-import { alive, settled, slowA11yConfig, zenityAnswer } from '../support/tools.js';
+import { alive, launchMousepadToSave, settled, slowA11yConfig, zenityAnswer } from '../support/tools.js';
 
 const desk = await requireDesktop();
 
@@ -87,13 +85,9 @@ describe.skipIf(!desk)('sequence control flow on the real desktop', () => {
   }, 90000);
 
   it('mousepad: type, menu File > Save As…, file_dialog into the dialog the menu opened ("$2.opened.0.window"), in one call', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hypruse-seq-save-'));
-    chmodSync(dir, 0o777);
-    const file = join(dir, 'plan.txt');
-    const app = await launchFixture('mousepad', { workspace: '3' });
+    const { app, file } = await launchMousepadToSave('3', 'hypruse-seq-save-', 'plan.txt');
     try {
       const addr = String(app.conId);
-      await waitFor(async () => (await probe(app.pid)).some((n) => n.role === 'menu' && n.name === 'File'), 30000, "mousepad's File menu");
       await settled(server, addr);
       const s = await server.call('sequence', {
         steps: [

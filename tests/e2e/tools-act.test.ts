@@ -2,14 +2,13 @@
 // (gtk3-widget-factory, zenity --forms, mousepad). Effects are read outside
 // hypruse: libatspi through python3-gi (tests/support/atspi-probe.py), what
 // zenity prints on OK, the saved file's bytes, sway's own tree.
-import { mkdtempSync, readFileSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
 import { atPoints, probe, type ProbeNode } from '../support/atspi-probe.js';
-import { settled, slowA11yConfig, zenityAnswer } from '../support/tools.js';
+import { launchMousepadToSave, settled, slowA11yConfig, zenityAnswer } from '../support/tools.js';
 
 const desk = await requireDesktop();
 
@@ -111,14 +110,9 @@ describe.skipIf(!desk)('element actions on real GTK 3 apps', () => {
   }, 120000);
 
   it('mousepad: type, menu File > Save As…, file_dialog saves under the path in 3 calls; popup items get their own surface origin', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hypruse-save-'));
-    chmodSync(dir, 0o777);
-    const file = join(dir, 'note.txt');
-    const app = await launchFixture('mousepad', { workspace: '3' });
+    const { app, file } = await launchMousepadToSave('3', 'hypruse-save-', 'note.txt');
     try {
       const addr = String(app.conId);
-      // mousepad builds its menu bar a moment after its window maps
-      await waitFor(async () => (await probe(app.pid)).some((n) => n.role === 'menu' && n.name === 'File'), 30000, "mousepad's File menu");
       await settled(server, addr);
 
       // clicking the File menu lists what it opened: its items with ids, at their popup's place, labels trimmed

@@ -1,9 +1,10 @@
 // Helpers shared by the tool-level end-to-end tests.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { killFixture, launchFixture, swayNodes, waitFor, type LaunchedFixture } from './desktop.js';
+import { probe } from './atspi-probe.js';
 import type { Server } from './server.js';
 
 /** A `ui` element as the tool returns it. */
@@ -116,4 +117,19 @@ export function interruptiblePlan(address: string): Record<string, unknown> {
     ],
     then: 'none',
   };
+}
+
+/** mousepad started on a workspace with its File menu built (it builds its menu bar a moment after its window
+ * maps), and the path of a file to save, in a directory the desktop user may write. */
+export async function launchMousepadToSave(workspace: string, prefix: string, fileName: string): Promise<{ app: LaunchedFixture; file: string }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  chmodSync(dir, 0o777);
+  const app = await launchFixture('mousepad', { workspace });
+  try {
+    await waitFor(async () => (await probe(app.pid)).some((n) => n.role === 'menu' && n.name === 'File'), 30000, "mousepad's File menu");
+  } catch (e) {
+    await killFixture(app.pid);
+    throw e;
+  }
+  return { app, file: join(dir, fileName) };
 }
