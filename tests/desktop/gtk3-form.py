@@ -11,6 +11,7 @@ Cancel and OK. Each change prints a line on stdout as it happens:
 
     expanded Details=True
     focus entry            (the entry took the keyboard focus)
+    scrolled 594           (the list's scrolled window now shows its content from y=594 down)
 
 and OK prints the whole state, then the window closes:
 
@@ -61,6 +62,7 @@ for i in range(1, 41):
     rows.add(Gtk.Label(label=f'Row {i}', xalign=0))
 scroll = Gtk.ScrolledWindow(min_content_height=100, max_content_height=100, propagate_natural_height=True)
 scroll.add(rows)
+scroll.get_vadjustment().connect('value-changed', lambda a: say(f'scrolled {a.get_value():.0f}'))
 grid.attach(scroll, 0, 5, 2, 1)
 
 buttons = Gtk.Box(spacing=8, halign=Gtk.Align.END)

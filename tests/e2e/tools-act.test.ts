@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
 import { atPoints, probe, type ProbeNode } from '../support/atspi-probe.js';
+import { atspi, type AtspiNode } from '../support/atspi.js';
 import { launchMousepadToSave, settled, slowA11yConfig, zenityAnswer } from '../support/tools.js';
 
 const desk = await requireDesktop();
@@ -172,6 +173,54 @@ describe.skipIf(!desk)('element actions on real GTK 3 apps', () => {
       expect(ok.isError, ok.text.join('\n')).toBe(false);
       await waitFor(() => readFileSync(app.stdout, 'utf8').includes('clicked Apply'), 10000, 'the dialog to print its answer');
       expect(readFileSync(app.stdout, 'utf8')).toContain('clicked Apply entry=gtk4 ✓');
+    } finally {
+      await killFixture(app.pid).catch(() => undefined);
+    }
+  }, 120000);
+
+  it('GTK 3 form: scroll_to a partly clipped row and a scrolled-out one ends each wholly inside the list\'s scrolled area (libatspi, the app\'s adjustment)', async () => {
+    const app = await launchFixture('gtk3-form', { workspace: '3' });
+    try {
+      const addr = String(app.conId);
+      await settled(server, addr);
+      const said = () => readFileSync(app.stdout, 'utf8');
+      const lastScroll = () => Number([...said().matchAll(/^scrolled (\d+)$/gm)].at(-1)?.[1] ?? 0);
+      // libatspi's boxes (every object, showing or not): the scroll pane is what the list shows; a row is
+      // in view when its label is showing and wholly inside it
+      const pane = (nodes: AtspiNode[]) => nodes.find((n) => n.role === 'scroll pane')!.box!;
+      const row = (nodes: AtspiNode[], name: string) => nodes.find((n) => n.role === 'label' && n.name === name)!;
+      const inside = (b: number[], p: number[]) => b[1] >= p[1] && b[1] + b[3] <= p[1] + p[3] && b[0] >= p[0] && b[0] + b[2] <= p[0] + p[2];
+
+      let nodes = await atspi(app.pid);
+      expect(row(nodes, 'Row 35').states, 'Row 35 starts scrolled out').not.toContain('showing');
+      // the first row the list shows only in part: inside the window, so a window-bounds check calls it in view
+      const clipped = nodes.filter((n) => n.role === 'label' && /^Row \d+$/.test(n.name) && n.states.includes('showing')).find((n) => !inside(n.box!, pane(nodes)));
+      expect(clipped, JSON.stringify(nodes.filter((n) => n.role === 'label'))).toBeDefined();
+      expect(clipped!.states).toContain('showing');
+      expect(said()).not.toMatch(/^scrolled /m);
+
+      const part = await server.call('act', { action: 'scroll_to', name: clipped!.name, window: addr });
+      expect(part.isError, part.text.join('\n')).toBe(false);
+      expect(part.data).toMatchObject({ action: 'scroll_to', via: 'atspi', verified: true });
+      nodes = await atspi(app.pid);
+      expect(inside(row(nodes, clipped!.name).box!, pane(nodes)), JSON.stringify([row(nodes, clipped!.name), pane(nodes)])).toBe(true);
+      await waitFor(() => lastScroll() > 0, 10000, 'the list to report its scroll');
+
+      const far = await server.call('act', { action: 'scroll_to', name: 'Row 35', window: addr });
+      expect(far.isError, far.text.join('\n')).toBe(false);
+      expect(far.data).toMatchObject({ action: 'scroll_to', element: { name: 'Row 35' }, via: 'atspi', verified: true });
+      nodes = await atspi(app.pid);
+      const r35 = row(nodes, 'Row 35');
+      expect(r35.states, 'Row 35 is showing now').toContain('showing');
+      expect(inside(r35.box!, pane(nodes)), JSON.stringify([r35, pane(nodes)])).toBe(true);
+      expect(row(nodes, 'Row 1').states, 'Row 1 is scrolled out now').not.toContain('showing');
+      // the list's own adjustment: rows 1-34 (22 px each, a little less with rounding) are above the shown area
+      await waitFor(() => lastScroll() > 30 * 20, 10000, 'the list to scroll down to Row 35');
+
+      const again = await server.call('act', { action: 'scroll_to', name: 'Row 35', window: addr });
+      expect(again.isError, again.text.join('\n')).toBe(false);
+      expect(again.data.via).toBe('none');
+      expect(again.text[0]).toMatch(/^label 'Row 35' is already wholly in view/);
     } finally {
       await killFixture(app.pid).catch(() => undefined);
     }

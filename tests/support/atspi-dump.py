@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Independent reader for tests: the accessibility tree of one app's window through libatspi
-(python3-gi, gir1.2-atspi-2.0), as JSON lines: role, name, states, text (of text elements), value.
+(python3-gi, gir1.2-atspi-2.0), as JSON lines: role, name, states, text (of text elements), value,
+box (window-relative extents [x, y, width, height] of a Component; GTK 3 gives scrolled-out objects INT_MIN).
+Every object is walked, showing or not.
 Usage: atspi-dump.py PID [TITLE]"""
 import json
 import sys
@@ -36,6 +38,12 @@ def walk(node, depth, out):
         v = node.get_value_iface()
         if v is not None:
             row['value'] = v.get_current_value()
+    except Exception:
+        pass
+    try:
+        if node.get_component_iface() is not None:
+            e = node.get_extents(Atspi.CoordType.WINDOW)
+            row['box'] = [e.x, e.y, e.width, e.height]
     except Exception:
         pass
     out.append(row)

@@ -3,7 +3,15 @@ import { harness } from './desktop.js';
 
 const DUMP = new URL('./atspi-dump.py', import.meta.url).pathname;
 
-export interface AtspiNode { role: string; name: string; states: string[]; text?: string; value?: number }
+export interface AtspiNode {
+  role: string;
+  name: string;
+  states: string[];
+  text?: string;
+  value?: number;
+  /** window-relative extents [x, y, width, height] */
+  box?: [number, number, number, number];
+}
 
 /** An app's window tree as libatspi reads it (python3-gi Atspi as the desktop user): the tests' independent reader. */
 export async function atspi(pid: number): Promise<AtspiNode[]> {

@@ -185,6 +185,7 @@ export class AtspiAccessibility implements Accessibility {
       name: opts.name,
       windowWidth: window.width,
       windowHeight: window.height,
+      offscreen: opts.offscreen,
       popups,
     });
     return { status: 'ok', app: appLabel, windowName: tree.root.name, elements, truncated: tree.truncated, nodes: tree.nodes };
@@ -290,8 +291,12 @@ export class AtspiAccessibility implements Accessibility {
     return this.onElement(ref, signal, (d) => this.ops.focus(ref, d));
   }
 
-  scrollTo(ref: A11yElement['ref'], signal?: AbortSignal): Promise<boolean> {
-    return this.onElement(ref, signal, (d) => this.ops.scrollTo(ref, d));
+  scrollTo(ref: A11yElement['ref'], how: 'scroll' | 'focus', signal?: AbortSignal): Promise<'scroll' | 'focus' | null> {
+    return this.onElement(ref, signal, (d) => this.ops.scrollTo(ref, d, how));
+  }
+
+  visibleArea(ref: A11yElement['ref'], signal?: AbortSignal): Promise<Rect | null> {
+    return this.onElement(ref, signal, (d) => this.ops.visibleArea(ref, d));
   }
 
   options(ref: A11yElement['ref'], signal?: AbortSignal): Promise<A11yOption[] | null> {

@@ -74,6 +74,7 @@ export const Role = {
   DOCUMENT_FRAME: 82,
   SECTION: 85,
   LINK: 88,
+  TREE: 65,
   TREE_TABLE: 66,
   TREE_ITEM: 91,
   DOCUMENT_WEB: 95,

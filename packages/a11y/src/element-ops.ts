@@ -1,11 +1,28 @@
-import type { A11yOption } from '@hypruse/core';
+import type { A11yOption, Rect } from '@hypruse/core';
 import { isMissingInterfaceError, type AtspiBus } from './atspi-bus.js';
-import { COORD_TYPE_SCREEN, IFACE, Role } from './atspi-constants.js';
+import { ATSPI_NULL_PATH, COORD_TYPE_SCREEN, IFACE, Role } from './atspi-constants.js';
+import { ABSURD_ORIGIN } from './elements.js';
 import type { Deadline } from './deadline.js';
 import type { NodeRef, RawNode, TreeReader } from './tree-reader.js';
 
 /** AtspiScrollType ANYWHERE: scroll as little as needed to show the whole object. */
 const SCROLL_ANYWHERE = 6;
+
+/** Containers that show part of their content: the element is seen only inside their boxes. */
+const SCROLLING_ROLES: ReadonlySet<number> = new Set([Role.SCROLL_PANE, Role.VIEWPORT, Role.LIST, Role.LIST_BOX, Role.TABLE, Role.TREE, Role.TREE_TABLE]);
+/** Where the walk up from an element stops: its window. */
+const TOP_ROLES: ReadonlySet<number> = new Set([Role.FRAME, Role.WINDOW, Role.DIALOG, Role.ALERT, Role.APPLICATION]);
+/** Ancestors looked at above an element (deeper trees are not walked further). */
+const MAX_ANCESTORS = 40;
+
+/** A box that is really somewhere (GTK 3 gives scrolled-out objects INT_MIN origins). */
+const usableBox = (e: Rect | null): e is Rect => e !== null && e.width > 0 && e.height > 0 && Math.abs(e.x) <= ABSURD_ORIGIN && Math.abs(e.y) <= ABSURD_ORIGIN;
+
+function intersect(a: Rect, b: Rect): Rect {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  return { x, y, width: Math.max(0, Math.min(a.x + a.width, b.x + b.width) - x), height: Math.max(0, Math.min(a.y + a.height, b.y + b.height) - y) };
+}
 
 /** How deep below an option a label is looked for when the option itself has no name (list rows). */
 const LABEL_DEPTH = 3;
@@ -48,9 +65,56 @@ export class ElementOps {
     return r !== undefined && r[0] === true;
   }
 
-  async scrollTo(ref: NodeRef, d: Deadline): Promise<boolean> {
-    const r = await this.optional(this.call(ref, d, IFACE.Component, 'ScrollTo', 'u', [SCROLL_ANYWHERE]));
-    return r !== undefined && r[0] === true;
+  /**
+   * Scroll the element into view: Component.ScrollTo where the toolkit implements it, else
+   * (`focus: true`) the keyboard focus on the element or on its nearest focusable ancestor inside
+   * its scrolling container (GTK 3 answers ScrollTo with false, and scrolls a list so that its
+   * focused row is wholly shown). What was sent, or null when neither could be.
+   */
+  async scrollTo(ref: NodeRef, d: Deadline, how: 'scroll' | 'focus'): Promise<'scroll' | 'focus' | null> {
+    if (how === 'scroll') {
+      const r = await this.optional(this.call(ref, d, IFACE.Component, 'ScrollTo', 'u', [SCROLL_ANYWHERE]));
+      return r !== undefined && r[0] === true ? 'scroll' : null;
+    }
+    let at: NodeRef | null = ref;
+    for (let i = 0; at && i < MAX_ANCESTORS; i++) {
+      const node = await this.reader.readNode(at, 0, d, { details: false });
+      if (!node || TOP_ROLES.has(node.roleId) || SCROLLING_ROLES.has(node.roleId)) return null;
+      if (node.states.includes('focusable') && (await this.focus(at, d))) return 'focus';
+      at = await this.parent(at, d);
+    }
+    return null;
+  }
+
+  /**
+   * The part of the window (window-relative) where the element can be seen: the intersection of the
+   * boxes of its scrolling ancestors (scroll pane, viewport, list, table, tree); null when it has no
+   * such ancestor with a usable box. A list's box may be its whole content (GTK 3): intersecting
+   * with it changes nothing, while the viewport or scroll pane around it clips.
+   */
+  async visibleArea(ref: NodeRef, d: Deadline): Promise<Rect | null> {
+    let area: Rect | null = null;
+    let at = await this.parent(ref, d);
+    for (let i = 0; at && i < MAX_ANCESTORS; i++) {
+      const node = await this.reader.readNode(at, 0, d, { details: false });
+      if (!node || TOP_ROLES.has(node.roleId)) break;
+      if (SCROLLING_ROLES.has(node.roleId)) {
+        const box = await this.reader.readExtents(node, d);
+        if (usableBox(box)) area = area ? intersect(area, box) : box;
+      }
+      at = await this.parent(at, d);
+    }
+    return area;
+  }
+
+  private async parent(ref: NodeRef, d: Deadline): Promise<NodeRef | null> {
+    const r = await this.optional(this.call(ref, d, IFACE.Properties, 'Get', 'ss', [IFACE.Accessible, 'Parent']));
+    const v = r?.[0];
+    const inner = v && typeof v === 'object' && 'value' in v ? (v as { value: unknown }).value : v;
+    if (!Array.isArray(inner) || inner.length < 2) return null;
+    const [bus, path] = inner.map(String);
+    if (!path || path === ATSPI_NULL_PATH) return null;
+    return { bus: bus || ref.bus, path };
   }
 
   /** The options of a selection container in the order Selection numbers them; null without a Selection interface. */

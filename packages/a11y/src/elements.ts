@@ -20,6 +20,8 @@ export interface ElementFilter {
   /** Logical size of the compositor window: boxes whose centre falls outside are dropped (0 = no check). */
   windowWidth: number;
   windowHeight: number;
+  /** Also keep visible objects that are scrolled out of view (not showing, or outside the window), marked offscreen. */
+  offscreen?: boolean;
   /** Objects in a popup surface (placed by placePopupItems): kept even outside the window's box. */
   popups?: ReadonlySet<RawNode>;
 }
@@ -132,12 +134,19 @@ export function mayBeListed(node: RawNode, filter: Pick<ElementFilter, 'actionab
 export function collectElements(root: RawNode, filter: ElementFilter): A11yElement[] {
   const out: A11yElement[] = [];
   const showing = reportsShowing(root);
+  const hidden = new Set<RawNode>();
   const kept = (node: RawNode): boolean => {
     if (filter.name !== undefined && filter.name !== '' && !nameContains(node.name, filter.name)) return false;
     if (filter.actionableOnly && !isActionable(node)) return false;
     if (node.name.trim() === '' && !isValueBearing(node)) return false;
     const popup = filter.popups?.has(node) === true;
-    return boxProblem(node, popup ? 0 : filter.windowWidth, popup ? 0 : filter.windowHeight) === null;
+    if (boxProblem(node, popup ? 0 : filter.windowWidth, popup ? 0 : filter.windowHeight) === null) return true;
+    // scrolled out of view: GTK 3 clears `showing` and reports INT_MIN origins, others a box outside the window
+    if (filter.offscreen && !popup && node.states.includes('visible') && (!showing || !node.states.includes('showing') || boxProblem(node, filter.windowWidth, filter.windowHeight) === 'outside the window')) {
+      hidden.add(node);
+      return true;
+    }
+    return false;
   };
   // Where a node reads: its own box when it is listed, else the box around its listed descendants, so
   // the order does not depend on the extents of unlisted wrappers (a reader may not fetch those).
@@ -145,7 +154,7 @@ export function collectElements(root: RawNode, filter: ElementFilter): A11yEleme
   const place = (node: RawNode): Rect | null => {
     if (places.has(node)) return places.get(node) ?? null;
     // a listed node reads where it is (a selected tab holds its whole page); a wrapper where its listed content is
-    let box: Rect | null = kept(node) ? node.extents : null;
+    let box: Rect | null = kept(node) && !hidden.has(node) ? node.extents : null;
     for (const c of box ? [] : node.children) {
       const p = place(c);
       if (p) box = box ? union(box, p) : p;
@@ -163,6 +172,7 @@ export function collectElements(root: RawNode, filter: ElementFilter): A11yEleme
       const el = toElement(node, showing);
       if (up >= 0) el.parent = up;
       if (filter.popups?.has(node) === true) el.popup = true;
+      if (hidden.has(node)) el.offscreen = true;
       out.push(el);
     }
     // children in reading order: AT-SPI order may contradict the screen (GTK 3's grid lists its last row first)

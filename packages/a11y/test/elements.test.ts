@@ -90,6 +90,21 @@ describe('toElement', () => {
   });
 });
 
+describe('collectElements offscreen', () => {
+  it('keeps scrolled-out rows (GTK 3: not showing, INT_MIN origin) only when asked, marked offscreen, after the shown ones', () => {
+    const INT_MIN = -2147483648;
+    const row = (name: string, y: number | null) =>
+      node({ roleId: Role.LABEL, name, depth: 3, states: y === null ? ['enabled', 'sensitive', 'visible'] : SHOWN, extents: y === null ? { x: INT_MIN, y: INT_MIN, width: 200, height: 18 } : { x: 10, y, width: 200, height: 18 } });
+    const frame = node({ roleId: Role.FRAME, name: 'frame', extents: { x: 0, y: 0, width: 400, height: 300 } }, [
+      node({ roleId: Role.LIST_BOX, depth: 1, interfaces: ['Accessible', 'Component', 'Selection'], extents: { x: 0, y: 20, width: 400, height: 900 } }, [row('Row 1', 20), row('Row 35', null), row('Row 2', 42)]),
+    ]);
+    const names = (offscreen: boolean) => collectElements(frame, { actionableOnly: false, windowWidth: 400, windowHeight: 300, offscreen }).map((e) => `${e.name}${e.offscreen ? ' (offscreen)' : ''}`);
+    expect(names(false)).toEqual(['frame', 'Row 1', 'Row 2']);
+    // the list, showing but with its centre below the window, counts as partly scrolled out too
+    expect(names(true)).toEqual(['frame', ' (offscreen)', 'Row 1', 'Row 2', 'Row 35 (offscreen)']);
+  });
+});
+
 describe('isActionable', () => {
   it('accepts control roles, editable text and non-containers with a click action', () => {
     expect(isActionable(node({ roleId: Role.PUSH_BUTTON }))).toBe(true);

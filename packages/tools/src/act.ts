@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   HypruseError, NotFoundError, Tokens, TrustError, UsageError, defineTool, fact, result, scaledMs,
-  type A11yElement, type Accessibility, type ToolContext,
+  type A11yElement, type Accessibility, type Rect, type ToolContext,
 } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField } from './common/fields.js';
 import { compositorOf } from './common/desktop.js';
@@ -20,6 +20,9 @@ const CONTAINER_ACTIONS: ReadonlySet<ActAction> = new Set(['select', 'scroll_to'
 /** Action names that toggle or activate an element, in the order tried. */
 const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate'];
 const EXPAND_ACTIONS = ['expand or contract', 'expand', 'collapse', 'toggle', 'press', 'click', 'activate'];
+
+/** Origins further out than this are no place on screen (GTK 3 gives scrolled-out objects INT_MIN). */
+const ABSURD_ORIGIN = 20000;
 
 /** How long the effect of an action may take to show over accessibility (scaled by the time policy). */
 const VERIFY_MS = 1500;
@@ -70,7 +73,8 @@ const resolved = new WeakMap<object, ResolvedElement>();
 async function target(args: Args, ctx: ToolContext): Promise<ResolvedElement> {
   const hit = resolved.get(args);
   if (hit) return hit;
-  const r = await resolveElement(ctx, args, { actionableOnly: !CONTAINER_ACTIONS.has(args.action), purpose: args.action.replace('_', ' ') });
+  // scroll_to also finds what is scrolled out of view (GTK 3 leaves it out of what ui lists)
+  const r = await resolveElement(ctx, args, { actionableOnly: !CONTAINER_ACTIONS.has(args.action), purpose: args.action.replace('_', ' '), offscreen: args.action === 'scroll_to' });
   resolved.set(args, r);
   return r;
 }
@@ -201,22 +205,60 @@ async function focus(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11yE
   return { text: `focused ${label} (verified)`, via: 'atspi', verified: true, state: { focused: true } };
 }
 
+/** Whether a box is wholly inside an area (along an axis where it is larger than the area, covering it). */
+function within(e: Rect, area: Rect): boolean {
+  const fits = (a0: number, len: number, c0: number, clen: number) => (len <= clen ? a0 >= c0 && a0 + len <= c0 + clen : a0 <= c0 && a0 + len >= c0 + clen);
+  return fits(e.x, e.width, area.x, area.width) && fits(e.y, e.height, area.y, area.height);
+}
+
+function intersect(a: Rect, b: Rect): Rect {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  return { x, y, width: Math.max(0, Math.min(a.x + a.width, b.x + b.width) - x), height: Math.max(0, Math.min(a.y + a.height, b.y + b.height) - y) };
+}
+
 async function scrollTo(ctx: ToolContext, t: ResolvedElement, el: A11yElement): Promise<Outcome> {
   const a11y = a11yOf(ctx);
   const label = `${t.item.role} '${t.item.name}'`;
   const g = t.read.window.geometry;
-  const inView = (n: A11yElement) => {
-    const e = n.extents;
-    return n.states.includes('showing') && e.width > 0 && e.x >= 0 && e.y >= 0 && e.x + e.width <= g.width && e.y + e.height <= g.height;
+  const win: Rect = { x: 0, y: 0, width: g.width, height: g.height };
+  // the part of the window the element can be seen in: its scrolling ancestors' boxes (viewport,
+  // scroll pane, list), not the window: a row the list clips is not in view even inside the window
+  const areaOf = async (n: A11yElement): Promise<Rect> => {
+    const clip = a11y.visibleArea ? await a11y.visibleArea(n.ref, ctx.signal) : null;
+    return clip ? intersect(clip, win) : win;
   };
-  if (inView(el)) return { text: `${label} is already in view; nothing sent`, via: 'none', verified: true };
-  let sent = a11y.scrollTo ? await a11y.scrollTo(el.ref, ctx.signal) : false;
-  // toolkits without ScrollTo (GTK 3) scroll a focused child into view
-  if (!sent && a11y.focus) sent = await a11y.focus(el.ref, ctx.signal);
-  if (!sent) throw new UsageError(`${label} cannot be scrolled to over accessibility`, { hint: 'scroll with the pointer tool over its list' });
-  const { ok } = await until(ctx, el, inView);
-  if (!ok) unverified(`scroll_to ${label}`, 'it is still outside the window');
-  return { text: `scrolled ${label} into view (verified)`, via: 'atspi', verified: true };
+  const usable = (e: Rect) => e.width > 0 && e.height > 0 && Math.abs(e.x) <= ABSURD_ORIGIN && Math.abs(e.y) <= ABSURD_ORIGIN;
+  const inView = async (n: A11yElement) => usable(n.extents) && within(n.extents, await areaOf(n));
+  const where = (n: A11yElement, area: Rect) =>
+    `${n.extents.width}x${n.extents.height} at (${n.extents.x},${n.extents.y}) inside the ${area.width}x${area.height} area shown at (${area.x},${area.y})`;
+  if (await inView(el)) {
+    return { text: `${label} is already wholly in view (${where(el, await areaOf(el))}, window-relative); nothing sent`, via: 'none', verified: true };
+  }
+  if (!a11y.scrollTo) throw new UsageError(`${label} cannot be scrolled to over accessibility (the backend has no scrolling)`, { hint: 'scroll with the pointer tool over its list' });
+  const sent: Array<'scroll' | 'focus'> = [];
+  let now: A11yElement | null = el;
+  // ScrollTo where the toolkit implements it; else (GTK 3 answers false) the keyboard focus on the
+  // element or its row, which makes the list scroll it wholly into view
+  for (const how of ['scroll', 'focus'] as const) {
+    const did = await a11y.scrollTo(el.ref, how, ctx.signal);
+    if (!did) continue;
+    sent.push(did);
+    const end = Date.now() + scaledMs(VERIFY_MS, ctx.env);
+    now = await a11y.refresh(el.ref, ctx.signal);
+    let ok = now !== null && (await inView(now));
+    while (now && !ok && Date.now() < end) {
+      await sleep(20, ctx.signal);
+      now = await a11y.refresh(el.ref, ctx.signal);
+      ok = now !== null && (await inView(now));
+    }
+    if (ok && now) {
+      const by = did === 'scroll' ? 'AT-SPI ScrollTo' : 'the keyboard focus on it or its row (the focus moved there)';
+      return { text: `scrolled ${label} into view by ${by} (verified: ${where(now, await areaOf(now))}, window-relative)`, via: 'atspi', verified: true };
+    }
+  }
+  if (!sent.length) throw new UsageError(`${label} cannot be scrolled to over accessibility (no ScrollTo, and neither it nor its row takes the focus)`, { hint: 'scroll with the pointer tool over its list' });
+  unverified(`scroll_to ${label} (${sent.join(', then ')})`, now ? `it is not wholly in view: ${usable(now.extents) ? where(now, await areaOf(now)) : 'it has no place on screen (still scrolled out)'}` : 'the element is gone');
 }
 
 export const actTool = defineTool({

@@ -29,6 +29,8 @@ export interface A11yElement {
   depth: number;
   /** Index (in the same read's element list) of the nearest listed ancestor; absent at the top. */
   parent?: number;
+  /** Scrolled out of view (read only when asked for, A11yReadOptions.offscreen): `extents` are not a place on screen. */
+  offscreen?: boolean;
   /** In a popup surface (an open menu): `extents` are already relative to the main window's surface, and may lie outside it. */
   popup?: boolean;
 }
@@ -51,6 +53,8 @@ export interface A11yWindowQuery {
 
 export interface A11yReadOptions {
   actionableOnly: boolean;
+  /** Also list elements that are scrolled out of view (not showing, no place on screen), marked `offscreen`. */
+  offscreen?: boolean;
   name?: string;
   maxNodes?: number;
   signal?: AbortSignal;
@@ -88,8 +92,17 @@ export interface Accessibility {
   text?(ref: A11yElement['ref'], limit: number, signal?: AbortSignal): Promise<string | null>;
   /** Give the element the keyboard focus (Component.GrabFocus). */
   focus?(ref: A11yElement['ref'], signal?: AbortSignal): Promise<boolean>;
-  /** Scroll the element into view (Component.ScrollTo). */
-  scrollTo?(ref: A11yElement['ref'], signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Scroll the element into view: `scroll` asks the toolkit (Component.ScrollTo); `focus` gives the
+   * keyboard focus to the element or its nearest focusable ancestor inside its scrolling container
+   * (toolkits scroll a focused row into view). What was sent, or null when that could not be sent.
+   */
+  scrollTo?(ref: A11yElement['ref'], how: 'scroll' | 'focus', signal?: AbortSignal): Promise<'scroll' | 'focus' | null>;
+  /**
+   * Where the element can be seen, window-relative: the intersection of its scrolling ancestors'
+   * boxes (scroll pane, viewport, list, table, tree); null when it has none.
+   */
+  visibleArea?(ref: A11yElement['ref'], signal?: AbortSignal): Promise<Rect | null>;
   /** The options of a selection container, or null when it is not one. */
   options?(ref: A11yElement['ref'], signal?: AbortSignal): Promise<A11yOption[] | null>;
   /** Select the option `index` of a selection container (Selection.SelectChild). */

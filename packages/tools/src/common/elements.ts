@@ -217,6 +217,8 @@ export interface ResolveOptions {
   purpose?: string;
   /** false: the element is only read, never pointed at (a window without a reported position is read too). */
   points?: boolean;
+  /** Also find elements scrolled out of view (UiItem.offscreen), for scroll_to. */
+  offscreen?: boolean;
 }
 
 /** An element as a line in an error's candidate list, and as data. */
@@ -282,7 +284,7 @@ export async function resolveElement(ctx: ToolContext, q: ElementQuery, opts: Re
 
   if (id) {
     const stored = idWindow(ctx, id, q.window);
-    const read = opts.read && opts.read.window.address === stored.w ? opts.read : await readElements(ctx, stored.w, { points: opts.points });
+    const read = opts.read && opts.read.window.address === stored.w ? opts.read : await readElements(ctx, stored.w, { points: opts.points, offscreen: opts.offscreen });
     const now = read.items.find((i) => i.ref.bus === stored.b && i.ref.path === stored.p);
     if (now && now.role === stored.r && normalizeName(now.name) === normalizeName(stored.n)) return resolved(read, now, 'id');
     const pool = matchable(read.items, false);
@@ -316,7 +318,7 @@ export async function resolveElement(ctx: ToolContext, q: ElementQuery, opts: Re
     return resolved(read, same[0], 'mark', mark, `mark ${mark} (${it.label})`);
   }
 
-  const read = opts.read && (!q.window || q.window === 'active' || q.window === opts.read.window.address) ? opts.read : await readElements(ctx, q.window ?? '', { points: opts.points });
+  const read = opts.read && (!q.window || q.window === 'active' || q.window === opts.read.window.address) ? opts.read : await readElements(ctx, q.window ?? '', { points: opts.points, offscreen: opts.offscreen });
   const base = matchable(read.items, actionableOnly);
   const byRole = base.filter((i) => roleMatches(i, role));
   const where = `${read.window.class}`;

@@ -24,6 +24,8 @@ export interface UiItem {
   checked?: boolean;
   password?: boolean;
   focused?: boolean;
+  /** internal: scrolled out of view (read with ReadOptions.offscreen); x/y are its nearest shown ancestor's point */
+  offscreen?: boolean;
   /** internal: in an open menu's popup surface */
   popup?: boolean;
   /** internal: handle for refresh */
@@ -57,6 +59,8 @@ export interface ReadOptions {
    * window is refused (`unsupported.capability`).
    */
   points?: boolean;
+  /** Also read elements scrolled out of view (act scroll_to finds them so); never listed by ui. */
+  offscreen?: boolean;
 }
 
 /** Read a window's controls over AT-SPI; points are global (window geometry + window-relative extents). No tree: exit 4 with the vision fallback. */
@@ -69,7 +73,7 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
   try {
     r = await a11y.read(
       { pid: window.pid, title: window.title, width: window.geometry.width, height: window.geometry.height, class: window.class },
-      { actionableOnly, name: name || undefined, maxNodes: ctx.config.a11y.maxNodes, signal: ctx.signal },
+      { actionableOnly, name: name || undefined, maxNodes: ctx.config.a11y.maxNodes, signal: ctx.signal, ...(opts.offscreen ? { offscreen: true } : {}) },
     );
   } catch (err) {
     const e = toHypruseError(err);
@@ -95,10 +99,20 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
     const e = el.extents;
     const up = el.parent !== undefined ? kept[el.parent] : undefined;
     kept.push(up);
-    if (e.width <= 0 || e.height <= 0) continue;
-    const x = g.x + e.x + Math.floor(e.width / 2);
-    const y = g.y + e.y + Math.floor(e.height / 2);
-    if (!el.popup && !contains(g, { x, y })) continue;
+    let x: number;
+    let y: number;
+    if (el.offscreen) {
+      // no place on screen: it is pointed at (by guards) where its nearest shown ancestor is
+      let shown = up;
+      while (shown?.offscreen) shown = shown.up;
+      if (!shown) continue;
+      ({ x, y } = shown);
+    } else {
+      if (e.width <= 0 || e.height <= 0) continue;
+      x = g.x + e.x + Math.floor(e.width / 2);
+      y = g.y + e.y + Math.floor(e.height / 2);
+      if (!el.popup && !contains(g, { x, y })) continue;
+    }
     const item: UiItem = {
       id: 0, role: el.role, name: el.name, x, y, clickable: el.clickable, ref: el.ref, extents: el.extents, depth: el.depth, actionable: el.actionable ?? el.clickable, states: el.states,
     };
@@ -111,6 +125,7 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
     if (el.checked !== undefined) item.checked = el.checked;
     if (el.focused) item.focused = true;
     if (el.popup) item.popup = true;
+    if (el.offscreen) item.offscreen = true;
     if (up) item.up = up;
     kept[kept.length - 1] = item;
     items.push(item);
@@ -133,7 +148,7 @@ export function uiLine(i: UiItem, n?: number): string {
 }
 
 export function uiJson(i: UiItem): Record<string, unknown> {
-  const { ref: _ref, extents: _e, depth: _d, up: _u, actionable: _a, states: _s, popup: _p, id, parent, labelledBy, ...rest } = i;
+  const { ref: _ref, extents: _e, depth: _d, up: _u, actionable: _a, states: _s, popup: _p, offscreen: _o, id, parent, labelledBy, ...rest } = i;
   return { ...(id ? { id } : {}), ...(parent ? { parent } : {}), ...(labelledBy ? { labelled_by: labelledBy } : {}), ...rest };
 }
 
