@@ -125,7 +125,7 @@ export class FakeAccessibility implements Accessibility {
     const t = this.texts.get(ref.path);
     return t === undefined ? null : { text: t.slice(range.offset, range.offset + range.limit), total: t.length };
   }
-  async focusedText() { return null; }
+  async focusedText(): ReturnType<Accessibility['focusedText']> { return null; }
   async dispose() { /* nothing */ }
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TrustError, Tokens, UsageError, defineTool, fact, parseCombo, result, type KeyCombo, type ToolContext } from '@hypruse/core';
+import { TrustError, Tokens, UsageError, defineTool, fact, parseCombo, result, scaledMs, type KeyCombo, type ToolContext } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, snapshot } from './common/desktop.js';
 import { sleep } from './common/pointer.js';
@@ -134,18 +134,31 @@ async function fieldText(ctx: ToolContext, pid: number | null): Promise<string |
   }
 }
 
+/**
+ * How long the read-back waits for the app to show what was typed (scaled by the time policy). The app
+ * handles the keys after they were sent, and under load it may not even have moved its focus yet: the
+ * field is read until it holds the text or this passed; a field that never does is then reported as is.
+ */
+const VERIFY_MS = 800;
+
 /** Read the focused field back over AT-SPI: "verified", or what it holds instead. Never reads password fields. */
 async function verify(ctx: ToolContext, pid: number | null, text: string): Promise<{ verified: boolean | null; note: string; holds?: string }> {
   if (pid === null || !ctx.services.has(Tokens.Accessibility)) return { verified: null, note: '' };
+  const a11y = ctx.services.get(Tokens.Accessibility);
+  const end = Date.now() + scaledMs(VERIFY_MS, ctx.env);
   try {
-    await sleep(30, ctx.signal);
-    const f = await ctx.services.get(Tokens.Accessibility).focusedText(pid, ctx.signal);
-    if (!f) return { verified: null, note: ' (not verified: no focused text field is readable)' };
-    if (f.element.password || f.text === null) return { verified: null, note: ' (not verified: password field)' };
-    if (f.text.includes(text)) return { verified: true, note: ' (verified)' };
-    const shown = f.text.length > 200 ? `${f.text.slice(0, 200)}...` : f.text;
-    return { verified: false, note: `; WARNING: the field now holds ${JSON.stringify(shown)}`, holds: f.text };
-  } catch {
+    for (;;) {
+      await sleep(20, ctx.signal);
+      const f = await a11y.focusedText(pid, ctx.signal);
+      if (f && (f.element.password || f.text === null)) return { verified: null, note: ' (not verified: password field)' };
+      if (f && f.text!.includes(text)) return { verified: true, note: ' (verified)' };
+      if (Date.now() < end) continue;
+      if (!f) return { verified: null, note: ' (not verified: no focused text field is readable)' };
+      const shown = f.text!.length > 200 ? `${f.text!.slice(0, 200)}...` : f.text!;
+      return { verified: false, note: `; WARNING: the field now holds ${JSON.stringify(shown)}`, holds: f.text! };
+    }
+  } catch (e) {
+    if (ctx.signal?.aborted) throw e;
     return { verified: null, note: ' (not verified: the accessibility read failed)' };
   }
 }
