@@ -273,4 +273,42 @@ describe.skipIf(!desk)('element actions on real GTK 3 apps', () => {
       await killFixture(app.pid).catch(() => undefined);
     }
   }, 120000);
+  it('GTK 3 form: focus moves the keyboard focus to a check box, to the entry, and back to the entry after a tab switch left GTK\'s focus record stale; libatspi reads FOCUSED each time and the window active', async () => {
+    const app = await launchFixture('gtk3-form', { workspace: '3' });
+    try {
+      const addr = String(app.conId);
+      await settled(server, addr);
+      const said = () => readFileSync(app.stdout, 'utf8');
+      const focusedOf = async () => (await atspi(app.pid)).filter((n) => n.states.includes('focused')).map((n) => `${n.role} "${n.name}"`);
+
+      const cb = await server.call('act', { action: 'focus', name: 'Subscribe', window: addr });
+      expect(cb.isError, cb.text.join('\n')).toBe(false);
+      expect(cb.data).toMatchObject({ action: 'focus', verified: true, state: { focused: true } });
+      expect(await focusedOf()).toEqual(['check box "Subscribe"']);
+      expect((await atspi(app.pid))[0].states, 'the form is the active window').toContain('active');
+
+      const en = await server.call('act', { action: 'focus', name: 'Name', window: addr });
+      expect(en.isError, en.text.join('\n')).toBe(false);
+      expect(en.data).toMatchObject({ action: 'focus', verified: true, state: { focused: true } });
+      expect(await focusedOf()).toEqual(['text ""']);
+      await waitFor(() => said().includes('focus entry'), 10000, 'the entry to report its focus');
+
+      // a notebook page switch: the entry keeps GTK's focus, but GTK 3's accessibility bridge stops reporting it
+      const tab = await server.call('act', { action: 'select', role: 'page tab list', option: 'Beta', window: addr });
+      expect(tab.isError, tab.text.join('\n')).toBe(false);
+      expect(await focusedOf(), 'the stale focus record this case is about').toEqual([]);
+      const back = await server.call('act', { action: 'focus', name: 'Name', window: addr });
+      expect(back.isError, back.text.join('\n')).toBe(false);
+      expect(back.data).toMatchObject({ action: 'focus', verified: true, state: { focused: true } });
+      expect(back.text[0]).toMatch(/and back/);
+      expect(await focusedOf()).toEqual(['text ""']);
+      expect((await atspi(app.pid))[0].states).toContain('active');
+
+      const again = await server.call('act', { action: 'focus', name: 'Name', window: addr });
+      expect(again.isError, again.text.join('\n')).toBe(false);
+      expect(again.data.via).toBe('none');
+    } finally {
+      await killFixture(app.pid).catch(() => undefined);
+    }
+  }, 120000);
 });

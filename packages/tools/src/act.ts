@@ -21,6 +21,9 @@ const CONTAINER_ACTIONS: ReadonlySet<ActAction> = new Set(['select', 'scroll_to'
 const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate'];
 const EXPAND_ACTIONS = ['expand or contract', 'expand', 'collapse', 'toggle', 'press', 'click', 'activate'];
 
+/** Roles of a window's own accessible (whose `active` state says the window has the keyboard focus). */
+const TOP_ROLES: ReadonlySet<string> = new Set(['frame', 'dialog', 'window', 'alert', 'file chooser']);
+
 /** Origins further out than this are no place on screen (GTK 3 gives scrolled-out objects INT_MIN). */
 const ABSURD_ORIGIN = 20000;
 
@@ -190,19 +193,40 @@ async function select(ctx: ToolContext, t: ResolvedElement, el: A11yElement, opt
 async function focus(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11yElement): Promise<Outcome> {
   const a11y = a11yOf(ctx);
   const label = `${t.item.role} '${t.item.name}'`;
+  // the compositor's focus first: a toolkit reports a focused widget only in its active window
   await compositorOf(ctx).focusWindow(t.read.window.address);
   if (el.focused) return { text: `${label} already has the focus; nothing sent`, via: 'none', verified: true, state: { focused: true } };
   if (!a11y.focus || !(await a11y.focus(el.ref, ctx.signal))) throw new UsageError(`${label} cannot take the keyboard focus`, { hint: 'click_ui it instead' });
+  const sent = ['AT-SPI GrabFocus'];
   let { ok } = await until(ctx, el, (n) => n.focused === true);
-  if (!ok) {
-    // GTK 3 reports a focused widget only in an active window, and a window is active only while the
-    // seat has a keyboard: a lone Shift (no effect in an app) through the keyboard tool attaches
-    // hypruse's, then the focus is asked for again
+  const frame = t.read.items.find((i) => TOP_ROLES.has(i.role));
+  const active = async () => (frame ? ((await a11y.refresh(frame.ref, ctx.signal))?.states.includes('active') ?? false) : false);
+  if (!ok && !(await active())) {
+    // a window is active only while the seat has a keyboard: a lone Shift (no effect in an app)
+    // through the keyboard tool attaches hypruse's, then the focus is asked for again
     await ctx.invoke('keyboard', { action: 'key', keys: 'shift', window: t.read.window.address, allow_auth: args.allow_auth });
+    sent.push('a lone Shift (so the seat has a keyboard and the window turns active)');
     if (await a11y.focus(el.ref, ctx.signal)) ({ ok } = await until(ctx, el, (n) => n.focused === true));
   }
-  if (!ok) unverified(`focus on ${label}`, 'it does not report the focus');
-  return { text: `focused ${label} (verified)`, via: 'atspi', verified: true, state: { focused: true } };
+  if (!ok && (await active())) {
+    // GTK 3's accessibility bridge keeps its own record of the focused widget, which a notebook page
+    // switch leaves stale: the widget keeps the real focus (GrabFocus changes nothing, no focus-in)
+    // but is no longer reported focused. A focus-in brings the record back: through a neighbour and back.
+    const other = t.read.items.find(
+      (i) => i !== t.item && !i.offscreen && i.states.includes('focusable') && i.states.includes('sensitive') && !(i.ref.bus === el.ref.bus && i.ref.path === el.ref.path),
+    );
+    if (other && (await a11y.focus(other.ref, ctx.signal))) {
+      sent.push(`GrabFocus on ${other.role} '${other.name}' and back (a focus-in renews the toolkit's focus record)`);
+      if (await a11y.focus(el.ref, ctx.signal)) ({ ok } = await until(ctx, el, (n) => n.focused === true));
+    }
+  }
+  if (!ok) unverified(`focus on ${label} (${sent.join(', then ')})`, `it does not report the focus${(await active()) ? '' : ', and its window is not active (the compositor gave it no keyboard focus)'}`);
+  return {
+    text: `focused ${label} (verified: it reports the focus${sent.length > 1 ? `; it took ${sent.slice(1).join(', then ')}` : ''})`,
+    via: 'atspi',
+    verified: true,
+    state: { focused: true },
+  };
 }
 
 /** Whether a box is wholly inside an area (along an axis where it is larger than the area, covering it). */
