@@ -4,8 +4,11 @@
     click-counter.py gtk3|gtk4|qt5
 
 The independent reader of the click-hold measurement (tests/bench/click-hold.ts):
-the toolkit itself says which clicks it took, on stdout.
+the toolkit itself says which clicks it took, on stdout. On SIGUSR1 the app renames
+its button itself ("relabelled N"; GTK only), printing "relabelled N": a change no
+input caused (tests/e2e/a11y-reuse.test.ts).
 """
+import signal
 import sys
 
 kit = sys.argv[1] if len(sys.argv) > 1 else 'gtk3'
@@ -22,7 +25,17 @@ def clicked(*_):
 if kit in ('gtk3', 'gtk4'):
     import gi
     gi.require_version('Gtk', '3.0' if kit == 'gtk3' else '4.0')
-    from gi.repository import Gtk
+    from gi.repository import GLib, Gtk
+    relabels = 0
+
+    def relabel():
+        global relabels
+        relabels += 1
+        button.set_label(f'relabelled {relabels}')
+        print(f'relabelled {relabels}', flush=True)
+        return GLib.SOURCE_CONTINUE
+
+    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, relabel)
     if kit == 'gtk3':
         win = Gtk.Window(title=title)
         win.set_default_size(300, 200)
@@ -33,7 +46,6 @@ if kit in ('gtk3', 'gtk4'):
         win.show_all()
         Gtk.main()
     else:
-        from gi.repository import GLib
         loop = GLib.MainLoop()
         win = Gtk.Window(title=title)
         win.set_default_size(300, 200)

@@ -41,8 +41,11 @@ describe.skipIf(!desk)('cached and walking tree readers on real apps', () => {
   /** Both readers on one window, alternating until two reads in a row agree (an app may still be building its tree). */
   async function both(q: A11yWindowQuery, actionableOnly: boolean): Promise<{ a: Ok; b: Ok }> {
     return waitFor(async () => {
+      // fresh reads of the cached reader (not an earlier read given again)
+      cache.forget();
       const a = await cache.read(q, { actionableOnly });
       const b = await walk.read(q, { actionableOnly });
+      cache.forget();
       const a2 = await cache.read(q, { actionableOnly });
       if (a.status !== 'ok' || b.status !== 'ok' || a2.status !== 'ok') return null;
       return JSON.stringify(a) === JSON.stringify(a2) ? { a, b } : null;

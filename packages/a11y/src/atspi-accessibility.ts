@@ -2,12 +2,13 @@ import {
   NotFoundError, UsageError, scaledMs, throwIfAborted,
   type A11yElement, type A11yOption, type Rect, type A11yReadOptions, type A11yReadResult, type A11yWindowQuery, type Accessibility, type Logger,
 } from '@hypruse/core';
-import { AtspiBus, isGoneError, isMissingInterfaceError } from './atspi-bus.js';
-import { ATSPI_REGISTRY, ATSPI_ROOT_PATH, IFACE, Role } from './atspi-constants.js';
+import { AtspiBus, isGoneError, isMissingInterfaceError, type BusSignal } from './atspi-bus.js';
+import { ATSPI_REGISTRY, ATSPI_ROOT_PATH, IFACE, Role, decodeStates } from './atspi-constants.js';
 import { Deadline, withDeadline } from './deadline.js';
 import { boxProblem, collectElements, isSkeleton, mayBeListed, toElement } from './elements.js';
 import { ElementOps } from './element-ops.js';
 import { placePopupItems } from './popup-extents.js';
+import { ReadReuse, type ReuseTicket } from './read-reuse.js';
 import { TreeReader, isPasswordAttrs, type NodeRef, type RawNode } from './tree-reader.js';
 import { hasWindowTitled, pickWindow } from './window-matcher.js';
 
@@ -36,6 +37,28 @@ const FOCUSED_TEXT_LIMIT = 10000;
 const FALLBACK_HINT = 'Use screenshot + zoom instead.';
 
 /**
+ * The AT-SPI events a changed application sends (any of them drops its reused reads): what GTK 3's
+ * bridge (at-spi2-atk) and GTK 4 emit when a widget appears, goes, moves, is renamed, changes
+ * state, text or value, and window events. The bridges emit only what some client registered.
+ */
+export const CHANGE_EVENTS = [
+  'object:children-changed', 'object:state-changed', 'object:property-change', 'object:text-changed', 'object:bounds-changed',
+  'object:visible-data-changed', 'object:value-changed', 'object:selection-changed', 'object:active-descendant-changed',
+  'object:attributes-changed', 'object:model-changed', 'object:row-inserted', 'object:row-deleted', 'object:row-reordered',
+  'object:column-inserted', 'object:column-deleted', 'object:column-reordered', 'object:text-attributes-changed',
+  'window:create', 'window:destroy', 'window:activate', 'window:deactivate', 'window:minimize', 'window:maximize', 'window:restore',
+  'window:close', 'window:reparent', 'window:shade', 'window:unshade', 'window:raise', 'window:lower', 'window:move', 'window:resize',
+] as const;
+
+/** How old a read may be and still be reused (when nothing else ruled it out). */
+const REUSE_MAX_AGE_MS = 2000;
+
+interface KeptRead {
+  result: Extract<A11yReadResult, { status: 'ok' }>;
+  frame: NodeRef;
+}
+
+/**
  * A node collectElements drops in any window and any popup: a zero box or an absurd origin (a
  * hidden notebook page), on a node that is not showing (a showing one may be a menu item whose
  * screen extents placePopupItems puts in place of these). Its other details are not read.
@@ -61,6 +84,15 @@ export class AtspiAccessibility implements Accessibility {
   private readonly logger?: Logger;
   /** pid per unique bus name (unique names are never reused while the bus lives). */
   private readonly pids = new Map<string, number | null>();
+  private readonly reuse = new ReadReuse<KeptRead>({ maxAgeMs: REUSE_MAX_AGE_MS });
+  /** The change events registered with the registry on the current connection. */
+  private eventsRegistered: Promise<void> | undefined;
+  /** Applications with a match rule for their signals on the current connection, by bus name. */
+  private readonly matched = new Map<string, Promise<void>>();
+  /** The bounds each object last reported in a BoundsChanged event, by `bus|path`. */
+  private readonly lastBounds = new Map<string, string>();
+  /** Reads answered from a reused read (a debug counter). */
+  reusedReads = 0;
 
   /** The per-application ceiling, scaled by the time policy when it is armed. */
   private get timeoutMs(): number {
@@ -75,6 +107,87 @@ export class AtspiAccessibility implements Accessibility {
     this.bus = new AtspiBus(opts.env, opts.logger);
     this.reader = new TreeReader(this.bus);
     this.ops = new ElementOps(this.bus, this.reader);
+    this.bus.onSignal((sig) => {
+      if (!this.repeatedBounds(sig)) this.reuse.changed(sig.sender);
+    });
+    this.bus.onLost(() => {
+      this.reuse.lost();
+      this.lastBounds.clear();
+      this.eventsRegistered = undefined;
+      this.matched.clear();
+    });
+  }
+
+  /** Method calls sent on the accessibility bus so far (a debug counter). */
+  get calls(): number {
+    return this.bus.calls;
+  }
+
+  forget(): void {
+    this.reuse.input();
+  }
+
+  async exists(ref: A11yElement['ref'], signal?: AbortSignal): Promise<boolean> {
+    throwIfAborted(signal);
+    return withDeadline(this.timeoutMs, `the application owning ${ref.bus}`, signal, (d) => this.alive(ref, d));
+  }
+
+  /**
+   * A BoundsChanged event repeating the bounds its object reported last: no change. GTK 3 sends
+   * one per frame for an animating spinner or pulsing progress bar, with the same box each time.
+   */
+  private repeatedBounds(sig: BusSignal): boolean {
+    if (sig.iface !== IFACE.EventObject || sig.member !== 'BoundsChanged') return false;
+    const box = (sig.body[3] as { value?: unknown } | undefined)?.value;
+    const key = `${sig.sender}|${sig.path}`;
+    const now = Array.isArray(box) ? box.join(',') : '';
+    const before = this.lastBounds.get(key);
+    this.lastBounds.set(key, now);
+    return now !== '' && before === now;
+  }
+
+  /** One call: the object answers and is not defunct. */
+  private async alive(ref: NodeRef, d: Deadline): Promise<boolean> {
+    try {
+      const b = await this.bus.call({ dest: ref.bus, path: ref.path, iface: IFACE.Accessible, member: 'GetState' }, d);
+      return !decodeStates((b[0] as number[]) ?? []).includes('defunct');
+    } catch (err) {
+      if (isGoneError(err)) return false;
+      throw err;
+    }
+  }
+
+  /**
+   * Make the application's change signals reach us: the change events registered with the
+   * registry (once per connection) and a match rule on the application's bus name. Until both
+   * are in place none of its reads is reused.
+   */
+  private watch(app: string, d: Deadline): Promise<void> {
+    let m = this.matched.get(app);
+    if (!m) {
+      this.eventsRegistered ??= Promise.all(CHANGE_EVENTS.map((e) => this.registerEvent(e, d))).then(() => undefined);
+      const registered = this.eventsRegistered;
+      m = Promise.all([registered, this.bus.addMatch(`type='signal',sender='${app}'`, d)]).then(() => this.reuse.watching(app));
+      this.matched.set(app, m);
+      m.catch(() => {
+        if (this.matched.get(app) === m) this.matched.delete(app);
+        if (this.eventsRegistered === registered) this.eventsRegistered = undefined;
+      });
+    }
+    return m;
+  }
+
+  private async registerEvent(event: string, d: Deadline): Promise<void> {
+    const call = (signature: string, body: unknown[]) =>
+      this.bus.call({ dest: ATSPI_REGISTRY, path: '/org/a11y/atspi/registry', iface: 'org.a11y.atspi.Registry', member: 'RegisterEvent', signature, body }, d);
+    try {
+      // at-spi2-core 2.46: (event, properties, application bus name; '' = every application)
+      await call('sass', [event, [], '']);
+    } catch (err) {
+      if (!isMissingInterfaceError(err)) throw err;
+      // older registries take the event alone
+      await call('s', [event]);
+    }
   }
 
   async describe(): Promise<string> {
@@ -111,6 +224,27 @@ export class AtspiAccessibility implements Accessibility {
   async read(window: A11yWindowQuery, opts: A11yReadOptions): Promise<A11yReadResult> {
     throwIfAborted(opts.signal);
     const label = window.class || window.title || (window.pid !== null ? `pid ${window.pid}` : 'the window');
+    const key = JSON.stringify([window.pid, window.title, window.width, window.height, window.class ?? null, window.x ?? null, window.y ?? null, opts.actionableOnly, opts.name ?? '', opts.maxNodes ?? this.maxNodes, opts.offscreen === true]);
+    const kept = this.reuse.lookup(key);
+    if (kept) {
+      // the window is still there, and its answer comes after every signal the application sent before it
+      const alive = await withDeadline(this.timeoutMs, label, opts.signal, (d) => this.alive(kept.value.frame, d));
+      if (alive && this.reuse.current(kept.ticket)) {
+        this.reusedReads++;
+        return { ...structuredClone(kept.value.result), reused: true };
+      }
+    }
+    const fresh = await this.readFresh(window, opts, label);
+    if (fresh.kept) this.reuse.store(key, fresh.kept.ticket, { result: structuredClone(fresh.result as KeptRead['result']), frame: fresh.kept.frame });
+    return fresh.result;
+  }
+
+  /** A read from the application; `kept` when it may be reused (with the counts it began under). */
+  private async readFresh(
+    window: A11yWindowQuery,
+    opts: A11yReadOptions,
+    label: string,
+  ): Promise<{ result: A11yReadResult; kept?: { ticket: ReuseTicket; frame: NodeRef } }> {
     const apps = await withDeadline(this.timeoutMs, 'the accessibility registry', opts.signal, (d) => this.registry(d));
     const byPid = window.pid !== null ? apps.filter((a) => a.pid === window.pid) : [];
     // the application's cache is asked beside the window lookup (under its own ceiling), not after it
@@ -119,20 +253,33 @@ export class AtspiAccessibility implements Accessibility {
         ? withDeadline(this.timeoutMs, label, opts.signal, (d) => this.reader.cacheItems(byPid[0].ref, d))
         : undefined;
     prefetch?.catch(() => undefined);
+    // reusable only when the change signals of the one application of that pid reach us from before the read began
+    let ticket: ReuseTicket | undefined;
+    if (byPid.length === 1) {
+      const bus = byPid[0].ref.bus;
+      await withDeadline(this.timeoutMs, label, opts.signal, (d) => this.watch(bus, d)).catch((err: unknown) => {
+        throwIfAborted(opts.signal);
+        // without them the read is as right, only never reused
+        this.logger?.debug(`a11y: no change events from ${bus}: ${(err as Error).message}`);
+      });
+      ticket = this.reuse.begin(bus);
+    }
 
     const inApp = byPid.length > 0 ? await this.findWindowInApps(byPid, window, label, opts.signal) : null;
     if (inApp === 'no_windows') {
-      return { status: 'no_tree', reason: `${label} is registered on the accessibility bus but publishes no windows. ${FALLBACK_HINT}` };
+      return { result: { status: 'no_tree', reason: `${label} is registered on the accessibility bus but publishes no windows. ${FALLBACK_HINT}` } };
     }
     // Multi-process apps: the window belongs to another process than the one registered; match by title.
     const found = inApp ?? (await this.findWindowByTitle(apps.filter((a) => !byPid.includes(a)), window, opts.signal));
     if (!found) {
       return {
-        status: 'no_app',
-        reason:
-          `no accessible application matches ${label}` +
-          (window.pid !== null ? ` (pid ${window.pid})` : '') +
-          ` or has a window titled '${window.title}'. The app may not support accessibility, or it has not registered yet. ${FALLBACK_HINT}`,
+        result: {
+          status: 'no_app',
+          reason:
+            `no accessible application matches ${label}` +
+            (window.pid !== null ? ` (pid ${window.pid})` : '') +
+            ` or has a window titled '${window.title}'. The app may not support accessibility, or it has not registered yet. ${FALLBACK_HINT}`,
+        },
       };
     }
 
@@ -166,18 +313,20 @@ export class AtspiAccessibility implements Accessibility {
     // open menus are popup surfaces of their own: their items are placed by the popup's origin
     const popups = tree ? await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => placePopupItems(tree.root, this.ops, d)) : undefined;
     if (!tree) {
-      return { status: 'no_tree', reason: `${appLabel} closed its window '${frame.name}' while it was being read. ${FALLBACK_HINT}` };
+      return { result: { status: 'no_tree', reason: `${appLabel} closed its window '${frame.name}' while it was being read. ${FALLBACK_HINT}` } };
     }
     if (tree.root.childRefs.length === 0) {
-      return { status: 'no_tree', reason: `${appLabel} exposes no accessibility tree (its window has no accessible children). ${FALLBACK_HINT}` };
+      return { result: { status: 'no_tree', reason: `${appLabel} exposes no accessibility tree (its window has no accessible children). ${FALLBACK_HINT}` } };
     }
     if (isSkeleton(tree.root)) {
       return {
-        status: 'no_tree',
-        skeleton: true,
-        reason:
-          `${appLabel} exposes only an empty accessibility skeleton (typical of Chromium/Electron apps started without accessibility, ` +
-          `e.g. --force-renderer-accessibility). ${FALLBACK_HINT}`,
+        result: {
+          status: 'no_tree',
+          skeleton: true,
+          reason:
+            `${appLabel} exposes only an empty accessibility skeleton (typical of Chromium/Electron apps started without accessibility, ` +
+            `e.g. --force-renderer-accessibility). ${FALLBACK_HINT}`,
+        },
       };
     }
     const elements = collectElements(tree.root, {
@@ -188,7 +337,8 @@ export class AtspiAccessibility implements Accessibility {
       offscreen: opts.offscreen,
       popups,
     });
-    return { status: 'ok', app: appLabel, windowName: tree.root.name, elements, truncated: tree.truncated, nodes: tree.nodes };
+    const result: A11yReadResult = { status: 'ok', app: appLabel, windowName: tree.root.name, elements, truncated: tree.truncated, nodes: tree.nodes };
+    return { result, kept: ticket && ticket.app === app.ref.bus ? { ticket, frame: frame.ref } : undefined };
   }
 
   async refresh(ref: A11yElement['ref'], signal?: AbortSignal): Promise<A11yElement | null> {
@@ -204,6 +354,7 @@ export class AtspiAccessibility implements Accessibility {
       throw new UsageError(`action index must be a non-negative integer, got ${index}`);
     }
     throwIfAborted(signal);
+    this.reuse.input();
     return withDeadline(this.timeoutMs, `the application owning ${ref.bus}`, signal, async (d) => {
       const call = (member: string, signature?: string, body?: unknown[]) =>
         this.bus.call({ dest: ref.bus, path: ref.path, iface: IFACE.Action, member, signature, body }, d);
@@ -280,6 +431,7 @@ export class AtspiAccessibility implements Accessibility {
   }
 
   setText(ref: A11yElement['ref'], text: string, signal?: AbortSignal): Promise<boolean> {
+    this.reuse.input();
     return this.onElement(ref, signal, (d) => this.ops.setText(ref, text, d));
   }
 
@@ -288,10 +440,12 @@ export class AtspiAccessibility implements Accessibility {
   }
 
   focus(ref: A11yElement['ref'], signal?: AbortSignal): Promise<boolean> {
+    this.reuse.input();
     return this.onElement(ref, signal, (d) => this.ops.focus(ref, d));
   }
 
   scrollTo(ref: A11yElement['ref'], how: 'scroll' | 'focus', signal?: AbortSignal): Promise<'scroll' | 'focus' | null> {
+    this.reuse.input();
     return this.onElement(ref, signal, (d) => this.ops.scrollTo(ref, d, how));
   }
 
@@ -305,6 +459,7 @@ export class AtspiAccessibility implements Accessibility {
 
   selectOption(ref: A11yElement['ref'], index: number, signal?: AbortSignal): Promise<boolean> {
     if (!Number.isInteger(index) || index < 0) throw new UsageError(`option index must be a non-negative integer, got ${index}`);
+    this.reuse.input();
     return this.onElement(ref, signal, (d) => this.ops.selectOption(ref, index, d));
   }
 

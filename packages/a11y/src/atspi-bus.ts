@@ -46,6 +46,18 @@ export function isMissingInterfaceError(err: unknown): boolean {
   );
 }
 
+/** A signal received on the accessibility bus. */
+export interface BusSignal {
+  sender: string;
+  path: string;
+  iface: string;
+  member: string;
+  body: unknown[];
+}
+
+/** dbus-next's MessageType.SIGNAL. */
+const SIGNAL_TYPE = 4;
+
 interface Link {
   bus: MessageBus;
   /** The socket, corked while one tick's calls are written (one writev instead of a syscall per message). */
@@ -76,6 +88,10 @@ export class AtspiBus {
   private dbus: DbusModule | undefined;
   /** How the accessibility bus address was found (for describe()). */
   addressSource = '';
+  /** Method calls sent on the accessibility bus so far (a debug counter: tests and benchmarks count round trips). */
+  calls = 0;
+  private readonly signalListeners = new Set<(signal: BusSignal) => void>();
+  private readonly lostListeners = new Set<() => void>();
 
   constructor(private readonly env: NodeJS.ProcessEnv, private readonly logger?: Logger) {}
 
@@ -91,8 +107,29 @@ export class AtspiBus {
 
   /** Call a method on the accessibility bus; returns the reply body. */
   async call(spec: CallSpec, deadline: Deadline): Promise<unknown[]> {
+    this.calls++;
     const link = await this.a11yLink(deadline);
     return this.callOn(link, spec, deadline);
+  }
+
+  /**
+   * Told every signal arriving on the accessibility bus (only what a match rule lets through
+   * arrives, see addMatch). Returns the unsubscribe function.
+   */
+  onSignal(listener: (signal: BusSignal) => void): () => void {
+    this.signalListeners.add(listener);
+    return () => this.signalListeners.delete(listener);
+  }
+
+  /** Told when the accessibility bus connection closes or is replaced (its match rules are gone with it). */
+  onLost(listener: () => void): () => void {
+    this.lostListeners.add(listener);
+    return () => this.lostListeners.delete(listener);
+  }
+
+  /** Add a match rule on the accessibility bus connection (it lasts as long as the connection). */
+  async addMatch(rule: string, deadline: Deadline): Promise<void> {
+    await this.call({ dest: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', iface: 'org.freedesktop.DBus', member: 'AddMatch', signature: 's', body: [rule] }, deadline);
   }
 
   /** The accessibility bus address in use (connecting if needed). */
@@ -127,12 +164,26 @@ export class AtspiBus {
         return this.a11yLink(deadline);
       });
     }
-    const p = this.openA11y(deadline);
+    const p = this.openA11y(deadline).then((link) => this.watchLink(link));
     this.a11y = p;
     p.catch(() => {
       if (this.a11y === p) this.a11y = undefined;
     });
     return p;
+  }
+
+  /** Signals of a new accessibility bus connection go to the listeners; its end tells them it is lost. */
+  private watchLink(link: Link): Link {
+    for (const f of [...this.lostListeners]) f();
+    link.bus.on('message', (m: DbusMessage) => {
+      if (m.type !== SIGNAL_TYPE || !m.sender) return;
+      const sig: BusSignal = { sender: m.sender, path: m.path ?? '', iface: m.interface ?? '', member: m.member ?? '', body: (m.body ?? []) as unknown[] };
+      for (const f of [...this.signalListeners]) f(sig);
+    });
+    link.closed.catch(() => {
+      for (const f of [...this.lostListeners]) f();
+    });
+    return link;
   }
 
   private async openA11y(deadline: Deadline): Promise<Link> {

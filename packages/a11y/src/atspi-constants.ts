@@ -19,6 +19,7 @@ export const IFACE = {
   Cache: 'org.a11y.atspi.Cache',
   Selection: 'org.a11y.atspi.Selection',
   Properties: 'org.freedesktop.DBus.Properties',
+  EventObject: 'org.a11y.atspi.Event.Object',
 } as const;
 
 /** ATSPI_COORD_TYPE_WINDOW: extents relative to the toplevel window (the only meaningful ones on Wayland). */

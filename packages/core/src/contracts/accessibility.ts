@@ -49,6 +49,9 @@ export interface A11yWindowQuery {
   width: number;
   height: number;
   class?: string;
+  /** The window's position on the screen, when known: a read is reused only for the same position. */
+  x?: number;
+  y?: number;
 }
 
 export interface A11yReadOptions {
@@ -61,7 +64,11 @@ export interface A11yReadOptions {
 }
 
 export type A11yReadResult =
-  | { status: 'ok'; app: string; windowName: string; elements: A11yElement[]; truncated: boolean; nodes: number }
+  | {
+      status: 'ok'; app: string; windowName: string; elements: A11yElement[]; truncated: boolean; nodes: number;
+      /** The result of an earlier read, given again because the application provably did not change since (see `forget`). */
+      reused?: boolean;
+    }
   | { status: 'no_app'; reason: string }
   | { status: 'no_tree'; reason: string; skeleton?: boolean };
 
@@ -69,7 +76,16 @@ export interface Accessibility {
   describe(): Promise<string>;
   /** Which apps publish a tree (name, pid). */
   apps(signal?: AbortSignal): Promise<Array<{ name: string; pid: number | null; bus: string }>>;
+  /**
+   * A window's elements. A backend may answer with an earlier read of the same window (marked
+   * `reused`) while the application provably did not change: it sent no change event since, no
+   * input was sent (`forget`), and the read is young.
+   */
   read(window: A11yWindowQuery, opts: A11yReadOptions): Promise<A11yReadResult>;
+  /** Input was sent (or is about to be): no read taken before now is reused. */
+  forget?(): void;
+  /** Whether the element still exists (one cheap call): checked before acting on an element of a reused read. */
+  exists?(ref: A11yElement['ref'], signal?: AbortSignal): Promise<boolean>;
   /** Current state of one element (after an action), or null if it is gone. */
   refresh(ref: A11yElement['ref'], signal?: AbortSignal): Promise<A11yElement | null>;
   doAction(ref: A11yElement['ref'], index: number, signal?: AbortSignal): Promise<boolean>;

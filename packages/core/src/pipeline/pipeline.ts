@@ -7,6 +7,7 @@ import type { ToolResult } from '../result.js';
 import { CancelledError, HypruseError, toHypruseError } from '../errors.js';
 import { composeLayers } from './compose.js';
 import { dryRunServices } from './dry-gate.js';
+import { inputForgettingServices } from './input-forget.js';
 import { Mutex } from './mutex.js';
 import { ToolRegistry } from './registry.js';
 import { validateArgs } from './validate.js';
@@ -53,7 +54,11 @@ export class Pipeline {
   private readonly run: (call: TrustCall) => Promise<ToolResult>;
   private readonly handlers = new WeakMap<TrustCall, () => Promise<ToolResult>>();
 
+  /** The services tools get: input they send drops the accessibility backend's reusable reads. */
+  private readonly forgetting: ToolServices;
+
   constructor(readonly opts: PipelineOptions) {
+    this.forgetting = inputForgettingServices(opts.services);
     this.run = composeLayers(opts.layers, (call) => {
       const h = this.handlers.get(call);
       if (!h) throw new HypruseError('error.internal', 'no handler for call');
@@ -72,7 +77,7 @@ export class Pipeline {
     const signal = callOpts.signal ?? new AbortController().signal;
     const parent = (callOpts.parent ?? null) as InternalCall | null;
     const dryRun = Boolean(config.dryRun || callOpts.dryRun || parent?.dryRun);
-    const services = dryRun ? dryRunServices(this.opts.services) : this.opts.services;
+    const services = dryRun ? dryRunServices(this.forgetting) : this.forgetting;
     const listedName = registry.nameOf(tool);
 
     let call!: InternalCall;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NotFoundError, ROLE_SHORT, UsageError, fact, type SessionState, type ToolContext, type Window } from '@hypruse/core';
+import { NotFoundError, ROLE_SHORT, Tokens, UsageError, fact, type SessionState, type ToolContext, type Window } from '@hypruse/core';
 import { findWindow, requirePosition, snapshot } from './desktop.js';
 import { windowField } from './fields.js';
 import { closestNames, matchNames, normalizeName, normalizeRole } from './match.js';
@@ -272,6 +272,16 @@ function idWindow(ctx: ToolContext, id: number, windowArg: string | undefined): 
  * are `not_found` errors whose data lists candidates with ids.
  */
 export async function resolveElement(ctx: ToolContext, q: ElementQuery, opts: ResolveOptions = {}): Promise<ResolvedElement> {
+  const r = await resolveOnce(ctx, q, opts);
+  if (!r.read.reused) return r;
+  // an element of a reused read: acted on only once it is known to be still there, else found again in a fresh read
+  const a11y = ctx.services.get(Tokens.Accessibility);
+  if (!a11y.exists || (await a11y.exists(r.item.ref, ctx.signal))) return r;
+  a11y.forget?.();
+  return resolveOnce(ctx, q, { ...opts, read: undefined });
+}
+
+async function resolveOnce(ctx: ToolContext, q: ElementQuery, opts: ResolveOptions): Promise<ResolvedElement> {
   const id = q.id ?? 0;
   const name = q.name ?? '';
   const mark = q.mark ?? 0;

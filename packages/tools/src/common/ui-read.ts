@@ -50,6 +50,8 @@ export interface UiRead {
    * window's output, not screen points, and nothing may be pointed at.
    */
   positionUnknown?: string;
+  /** The backend gave an earlier read again (the app provably did not change): check an element exists before acting on it. */
+  reused?: boolean;
 }
 
 export interface ReadOptions {
@@ -72,7 +74,7 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
   let r;
   try {
     r = await a11y.read(
-      { pid: window.pid, title: window.title, width: window.geometry.width, height: window.geometry.height, class: window.class },
+      { pid: window.pid, title: window.title, width: window.geometry.width, height: window.geometry.height, class: window.class, x: window.geometry.x, y: window.geometry.y },
       { actionableOnly, name: name || undefined, maxNodes: ctx.config.a11y.maxNodes, signal: ctx.signal, ...(opts.offscreen ? { offscreen: true } : {}) },
     );
   } catch (err) {
@@ -132,7 +134,11 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
   }
   // the stale-observation guard compares screen geometry: a read without a position observed none
   if (window.positionUnknown === undefined) ctx.session.observed.set(window.address, { ...g });
-  return { desktop, window, items, truncated: r.truncated, app: r.app, ...(window.positionUnknown !== undefined ? { positionUnknown: window.positionUnknown } : {}) };
+  return {
+    desktop, window, items, truncated: r.truncated, app: r.app,
+    ...(window.positionUnknown !== undefined ? { positionUnknown: window.positionUnknown } : {}),
+    ...(r.reused ? { reused: true } : {}),
+  };
 }
 
 export function uiLine(i: UiItem, n?: number): string {

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { Tokens, type ToolServices } from '../src/index.js';
+import { inputForgettingServices } from '../src/pipeline/input-forget.js';
+
+/** Services with recording fakes of the input, compositor and accessibility backends. */
+function fakes() {
+  const log: string[] = [];
+  const input = {
+    click: async () => void log.push('click'),
+    describe: async () => (log.push('describe'), { pointer: 'p', keyboard: 'k' }),
+    releaseAll: async () => void log.push('releaseAll'),
+  };
+  const compositor = {
+    id: 'fake',
+    snapshot: async () => (log.push('snapshot'), {}),
+    moveCursor: async () => void log.push('moveCursor'),
+    focusWindow: async () => {
+      log.push('focusWindow');
+      throw new Error('no such window');
+    },
+  };
+  const a11y = {
+    forget: () => void log.push('forget'),
+    read: async function (this: { marker?: string }) {
+      log.push(`read${this === a11y ? '' : ' (wrong this)'}`);
+      return { status: 'no_app', reason: '' };
+    },
+    doAction: async () => (log.push('doAction'), true),
+  };
+  const map = new Map<symbol, unknown>([
+    [Tokens.Input, input],
+    [Tokens.Compositor, compositor],
+    [Tokens.Accessibility, a11y],
+  ]);
+  const inner: ToolServices = { has: (t) => map.has(t), get: <T,>(t: symbol) => map.get(t) as T };
+  return { log, services: inputForgettingServices(inner) };
+}
+
+describe('input drops reusable accessibility reads', () => {
+  it('a click, a cursor move and an element action forget before they start and once they settled', async () => {
+    const { log, services } = fakes();
+    await services.get(Tokens.Input).click('left', 1);
+    await services.get(Tokens.Compositor).moveCursor({ x: 1, y: 2 });
+    await services.get(Tokens.Accessibility).doAction({ bus: ':1.2', path: '/o' }, 0);
+    expect(log).toEqual(['forget', 'click', 'forget', 'forget', 'moveCursor', 'forget', 'forget', 'doAction', 'forget']);
+  });
+
+  it('a failing acting call forgets too', async () => {
+    const { log, services } = fakes();
+    await expect(services.get(Tokens.Compositor).focusWindow('w')).rejects.toThrow('no such window');
+    expect(log).toEqual(['forget', 'focusWindow', 'forget']);
+  });
+
+  it('observing calls and releaseAll do not forget, and keep their receiver', async () => {
+    const { log, services } = fakes();
+    await services.get(Tokens.Input).describe();
+    await services.get(Tokens.Compositor).snapshot();
+    await services.get(Tokens.Accessibility).read({ pid: 1, title: '', width: 0, height: 0 }, { actionableOnly: true });
+    await services.get(Tokens.Input).releaseAll();
+    expect(services.get(Tokens.Compositor).id).toBe('fake');
+    expect(log).toEqual(['describe', 'snapshot', 'read', 'releaseAll']);
+  });
+});

@@ -1,0 +1,75 @@
+// A window's tree read is reused only while the application provably did not change: a second read
+// costs one call, and a change the application makes itself (the click-counter fixture renames its
+// button on SIGUSR1, no input involved) is in the very next read. libatspi (tests/support/atspi.ts,
+// independent of hypruse) confirms the change happened and what the button is called.
+import { readFileSync } from 'node:fs';
+import type { A11yReadResult, A11yWindowQuery } from '@hypruse/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AtspiAccessibility } from '../../packages/a11y/src/atspi-accessibility.js';
+import { atspi } from '../support/atspi.js';
+import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
+
+const desk = await requireDesktop();
+
+type Ok = Extract<A11yReadResult, { status: 'ok' }>;
+
+async function windowOf(pid: number): Promise<A11yWindowQuery> {
+  const node = await waitFor(async () => (await swayNodes()).find((n) => n.pid === pid && n.type === 'con'), 10000, `window of pid ${pid}`);
+  return { pid, title: node.name ?? '', width: node.rect.width, height: node.rect.height, class: node.app_id ?? undefined, x: node.rect.x, y: node.rect.y };
+}
+
+const buttonNames = (r: Ok) => r.elements.filter((e) => e.role === 'push button' || e.role === 'button').map((e) => e.name);
+
+describe.skipIf(!desk)('reusing a tree read', () => {
+  const a11y = new AtspiAccessibility({ env: { ...desk!.env } });
+  const launched: LaunchedFixture[] = [];
+
+  beforeAll(async () => {
+    launched.push(await launchFixture('click-counter', { workspace: '7', args: ['gtk3'] }));
+    launched.push(await launchFixture('click-counter', { workspace: '8', args: ['gtk4'] }));
+  });
+  afterAll(async () => {
+    await a11y.dispose();
+    for (const app of launched.splice(0)) await killFixture(app.pid).catch(() => undefined);
+  });
+
+  for (const [kit, index] of [['GTK 3', 0], ['GTK 4', 1]] as const) {
+    it(`${kit}: a second read is the first one again for one call; the app renaming its button is in the next read`, async () => {
+      const app = launched[index];
+      const q = await windowOf(app.pid);
+      const read = async () => {
+        const r = await a11y.read(q, { actionableOnly: false });
+        expect(r.status, JSON.stringify(r)).toBe('ok');
+        return r as Ok;
+      };
+      // the app may still be settling after its window mapped (focus, state events): until a read is reused
+      const { first, again, calls } = await waitFor(async () => {
+        a11y.forget();
+        const first = await read();
+        const before = a11y.calls;
+        const again = await read();
+        return again.reused ? { first, again, calls: a11y.calls - before } : null;
+      }, 15000, `a reused read of the ${kit} counter`);
+      expect(first.reused).toBeUndefined();
+      const { reused: _r, ...same } = again;
+      expect(same).toEqual(first);
+      // one call: the window is still there (which also brings every signal the app sent before it)
+      expect(calls).toBe(1);
+      expect(buttonNames(again)).toEqual(['count']);
+
+      // input sent by this process: never reused
+      a11y.forget();
+      expect((await read()).reused).toBeUndefined();
+
+      // the app renames its button by itself; libatspi sees it, and so does the next read
+      const n = (readFileSync(app.stdout, 'utf8').match(/relabelled/g) ?? []).length + 1;
+      expect((await read()).reused).toBe(true);
+      process.kill(app.pid, 'SIGUSR1');
+      await waitFor(() => readFileSync(app.stdout, 'utf8').includes(`relabelled ${n}`), 10000, 'the app to rename its button');
+      await waitFor(async () => (await atspi(app.pid)).some((node) => node.name === `relabelled ${n}`), 10000, 'libatspi to see the new name');
+      const after = await read();
+      expect(after.reused).toBeUndefined();
+      expect(buttonNames(after)).toEqual([`relabelled ${n}`]);
+    });
+  }
+});
