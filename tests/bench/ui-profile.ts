@@ -29,11 +29,15 @@ if (!wf) {
 const session = await createSession({ source: 'mcp', noFile: true, env: { PATH: process.env.PATH, HOME: process.env.HOME, HYPRUSE_TAKEOVER_MS: '0', ...desk } });
 const addr = String(wf!.id);
 const times: number[] = [];
+const cpu: number[] = [];
 let n = 0;
 for (let k = 0; k < runs + 3; k++) {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const r = await session.pipeline.call('ui', { window: addr });
   const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  if (k >= 3) cpu.push((c.user + c.system) / 1000);
   n = (r.data?.elements as unknown[]).length;
   if (k >= 3) times.push(ms);
   // a fresh read each time unless --reuse
@@ -42,6 +46,7 @@ for (let k = 0; k < runs + 3; k++) {
 const per = [...stats].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}=${(v / (runs + 3)).toFixed(1)}`);
 console.log(`calls per ui: ${per.join(' ')}`);
 times.sort((a, b) => a - b);
-console.log(`ui: ${n} elements, median ${times[times.length >> 1].toFixed(1)} ms (min ${times[0].toFixed(1)}, max ${times[times.length - 1].toFixed(1)}), n=${runs}`);
+cpu.sort((a, b) => a - b);
+console.log(`ui: ${n} elements, median ${times[times.length >> 1].toFixed(1)} ms, this process's CPU ${cpu[cpu.length >> 1].toFixed(1)} ms per read (min ${times[0].toFixed(1)}, max ${times[times.length - 1].toFixed(1)}), n=${runs}`);
 await session.dispose();
 process.exit(0);

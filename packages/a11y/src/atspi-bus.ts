@@ -1,6 +1,7 @@
 import { HypruseError, type Logger } from '@hypruse/core';
 import type { Message as DbusMessage, MessageBus } from 'dbus-next';
 import type { Deadline } from './deadline.js';
+import { encodeMethodCall } from './dbus-encode.js';
 
 type DbusModule = typeof import('dbus-next');
 
@@ -315,16 +316,7 @@ export class AtspiBus {
     if (deadline.fired) return Promise.reject(deadline.error);
     if (link.dead) return Promise.reject(new HypruseError('error.a11y', 'the accessibility bus connection is closed', { data: { connection: 'closed' } }));
     const dbus = this.dbus as DbusModule;
-    const msg: DbusMessage = new dbus.Message({
-      destination: spec.dest,
-      path: spec.path,
-      interface: spec.iface,
-      member: spec.member,
-      signature: spec.signature ?? '',
-      body: spec.body ?? [],
-    });
     const serial = link.bus.newSerial();
-    msg.serial = serial;
     if (link.stream && !link.corked) {
       link.corked = true;
       link.stream.cork();
@@ -351,7 +343,7 @@ export class AtspiBus {
       };
       link.waiters.add(fail);
       deadline.waiters.add(fail);
-      link.bus.call(msg).then(
+      this.send(link, dbus, serial, spec).then(
         (reply) => {
           if (done) return;
           finish();
@@ -366,7 +358,40 @@ export class AtspiBus {
       );
     });
   }
+
+  /**
+   * Send one call and resolve with its reply: encoded here and written to the socket (with the
+   * reply handler in dbus-next's table) where encodeMethodCall handles the signature, else by
+   * dbus-next's own marshaller.
+   */
+  private send(link: Link, dbus: DbusModule, serial: number, spec: CallSpec): Promise<DbusMessage | null> {
+    const wire = encodeMethodCall(serial, { destination: spec.dest, path: spec.path, iface: spec.iface, member: spec.member, signature: spec.signature, body: spec.body });
+    const handlers = (link.bus as unknown as { _methodReturnHandlers?: Record<number, (reply: DbusMessage) => void> })._methodReturnHandlers;
+    const stream = link.stream as (Link['stream'] & { writable?: boolean; write?(b: Buffer): boolean }) | undefined;
+    if (wire && handlers && stream?.write && stream.writable) {
+      return new Promise<DbusMessage | null>((resolve, reject) => {
+        handlers[serial] = (reply) => {
+          if ((reply.type as number) === ERROR_TYPE) reject(new dbus.DBusError(reply.errorName ?? '', String(reply.body?.[0] ?? ''), reply));
+          else resolve(reply);
+        };
+        stream.write?.(wire);
+      });
+    }
+    const msg: DbusMessage = new dbus.Message({
+      destination: spec.dest,
+      path: spec.path,
+      interface: spec.iface,
+      member: spec.member,
+      signature: spec.signature ?? '',
+      body: spec.body ?? [],
+    });
+    msg.serial = serial;
+    return link.bus.call(msg);
+  }
 }
+
+/** dbus-next's MessageType.ERROR. */
+const ERROR_TYPE = 3;
 
 function toA11yError(err: unknown, spec: CallSpec): unknown {
   if (err instanceof HypruseError) return err;
