@@ -69,4 +69,41 @@ describe.skipIf(!desk)('get_text', () => {
       await killFixture(app.pid);
     }
   }, 60000);
+  it("a notebook's tabs are read by their own names, in a row above the shown page's text; another tab selected, its page follows", async () => {
+    const app = await launchFixture('gtk3-form', { workspace: '3' });
+    try {
+      const addr = String(app.conId);
+      await settled(server, addr);
+      // libatspi: the tab names, each tab holding its page (the shown page's label is showing)
+      const nodes = await atspi(app.pid);
+      const tabs = nodes.filter((n) => n.role === 'page tab').map((n) => n.name);
+      expect(tabs).toEqual(['Alpha', 'Beta', 'Gamma']);
+      const shown = nodes.find((n) => n.role === 'label' && n.name.endsWith(' page') && n.states.includes('showing'))!.name;
+      expect(shown).toBe('Alpha page');
+
+      const lines = async () => {
+        const r = await server.call('get_text', { window: addr });
+        expect(r.isError, r.text.join('\n')).toBe(false);
+        return (r.data.text as string).split('\n');
+      };
+      let text = await lines();
+      const row = text.findIndex((l) => l.split(/\s{2,}/).join('|') === tabs.join('|'));
+      expect(row, text.join('\n')).toBeGreaterThanOrEqual(0);
+      expect(text[row + 1]).toBe(shown);
+
+      const sel = await server.call('act', { action: 'select', role: 'page tab list', option: 'Gamma', window: addr });
+      expect(sel.isError, sel.text.join('\n')).toBe(false);
+      expect((await atspi(app.pid)).find((n) => n.name === 'Gamma page')!.states).toContain('showing');
+      text = await lines();
+      expect(text[text.findIndex((l) => l.split(/\s{2,}/).join('|') === tabs.join('|')) + 1], text.join('\n')).toBe('Gamma page');
+      expect(text).not.toContain('Alpha page');
+
+      // the tab list alone: its tabs and the shown page
+      const one = await server.call('get_text', { role: 'page tab list', window: addr });
+      expect(one.isError, one.text.join('\n')).toBe(false);
+      expect(one.data.text).toBe('Alpha  Beta  Gamma\nGamma page');
+    } finally {
+      await killFixture(app.pid).catch(() => undefined);
+    }
+  }, 90000);
 });

@@ -391,12 +391,15 @@ export class AtspiAccessibility implements Accessibility {
     return withDeadline(this.timeoutMs, `the application owning ${ref.bus}`, signal, async (d) => {
       const call = (iface: string, member: string, signature?: string, body?: unknown[]) => this.bus.call({ dest: ref.bus, path: ref.path, iface, member, signature, body }, d);
       try {
-        const [role, attrs, count] = await Promise.all([
+        const [role, attrs, ifaces, count] = await Promise.all([
           call(IFACE.Accessible, 'GetRole').then((b) => Number(b[0])),
           call(IFACE.Accessible, 'GetAttributes').then((b) => (b[0] ?? {}) as Record<string, string>, () => ({})),
-          call(IFACE.Properties, 'Get', 'ss', [IFACE.Text, 'CharacterCount']).then((b) => Number((b[0] as { value?: unknown } | undefined)?.value ?? 0)),
+          call(IFACE.Accessible, 'GetInterfaces').then((b) => (b[0] as string[] | undefined) ?? []),
+          // an object without Text answers this with a plain "Get failed" (at-spi2-atk), not a missing interface
+          call(IFACE.Properties, 'Get', 'ss', [IFACE.Text, 'CharacterCount']).then((b) => Number((b[0] as { value?: unknown } | undefined)?.value ?? 0), () => NaN),
         ]);
         if (role === Role.PASSWORD_TEXT || isPasswordAttrs(attrs)) return { text: '', total: 0, password: true };
+        if (!ifaces.includes(IFACE.Text)) return null;
         const total = Number.isFinite(count) && count > 0 ? count : 0;
         const start = Math.min(Math.max(0, range.offset), total);
         const end = Math.min(total, start + Math.max(0, range.limit));

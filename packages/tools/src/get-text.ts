@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HypruseError, NotFoundError, Tokens, defineTool, fact, readingOrder, result, type ToolContext } from '@hypruse/core';
 import { displayRole, elementArgs, readElements, resolveElement, type ElementRead } from './common/elements.js';
 import { address, className } from './common/output.js';
+import { normalizeName } from './common/match.js';
 import type { UiItem } from './common/ui-read.js';
 
 /** Characters one call returns unless `limit` says otherwise. */
@@ -39,8 +40,25 @@ function leavesUnder(read: ElementRead, root: UiItem | null): UiItem[] {
   const parents = new Set(read.items.map((i) => i.up).filter((u): u is UiItem => !!u));
   // labels that became a field's name are read as that field's name, not twice
   const naming = new Set(read.items.map((i) => i.labelledBy).filter((x): x is number => typeof x === 'number'));
-  return read.items.filter((i) => isUnder(i) && !naming.has(i.id) && (!parents.has(i) || (typeof i.value === 'string' && i.value !== '')));
+  // what a container's descendants say: a container whose own name they do not repeat says it too
+  // (a page tab holds its page, a named group its controls: "Alpha" before "Alpha page")
+  const said = new Map<UiItem, string[]>();
+  for (const i of read.items) {
+    if (naming.has(i.id)) continue;
+    const p = normalizeName(pieceOf(i));
+    for (let u = i.up; u && p; u = u.up) said.set(u, [...(said.get(u) ?? []), p]);
+  }
+  const speaks = (i: UiItem) => {
+    if (!parents.has(i) || (typeof i.value === 'string' && i.value !== '')) return true;
+    const own = normalizeName(i.name);
+    // a window's own name is its title (the answer's header says it)
+    return own !== '' && !WINDOW_ROLES.has(i.role) && !(said.get(i) ?? []).includes(own);
+  };
+  return read.items.filter((i) => isUnder(i) && !naming.has(i.id) && speaks(i));
 }
+
+/** Roles of a window's own element, whose name is the window's title. */
+const WINDOW_ROLES: ReadonlySet<string> = new Set(['frame', 'dialog', 'window', 'alert', 'file chooser']);
 
 /** Whole text of the element's Text interface, or null when it has none. */
 async function elementText(ctx: ToolContext, item: UiItem, offset: number, limit: number) {
