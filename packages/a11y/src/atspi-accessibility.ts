@@ -9,7 +9,7 @@ import { boxProblem, collectElements, isSkeleton, mayBeListed, toElement } from 
 import { ElementOps } from './element-ops.js';
 import { placePopupItems } from './popup-extents.js';
 import { ReadReuse, type ReuseTicket } from './read-reuse.js';
-import { TreeReader, isPasswordAttrs, type NodeRef, type RawNode } from './tree-reader.js';
+import { TreeReader, isPasswordAttrs, nodeFromCacheItem, type CacheItems, type NodeRef, type RawNode } from './tree-reader.js';
 import { hasWindowTitled, pickWindow } from './window-matcher.js';
 
 export interface AtspiAccessibilityOptions {
@@ -265,7 +265,7 @@ export class AtspiAccessibility implements Accessibility {
       ticket = this.reuse.begin(bus);
     }
 
-    const inApp = byPid.length > 0 ? await this.findWindowInApps(byPid, window, label, opts.signal) : null;
+    const inApp = byPid.length > 0 ? await this.findWindowInApps(byPid, window, label, opts.signal, prefetch) : null;
     if (inApp === 'no_windows') {
       return { result: { status: 'no_tree', reason: `${label} is registered on the accessibility bus but publishes no windows. ${FALLBACK_HINT}` } };
     }
@@ -517,6 +517,29 @@ export class AtspiAccessibility implements Accessibility {
     }
   }
 
+  /**
+   * The app root and its top-level windows from the application's cache (name, role, states,
+   * interfaces) with their extents asked (one call each); null when the cache does not hold the
+   * root and every one of its children.
+   */
+  private async appWindowsCached(app: RegisteredApp, items: CacheItems | null, d: Deadline): Promise<{ name: string; ref: NodeRef; windows: RawNode[] } | null> {
+    const root = items?.get(app.ref.path);
+    if (!items || !root || root.ref.bus !== app.ref.bus) return null;
+    // the root's parent is the registry's root, which has the same path: it is not its own child
+    const kids = [...items.values()].filter((it) => it.parent === app.ref.path && it.ref.path !== app.ref.path && it.ref.bus === app.ref.bus);
+    if (kids.length !== root.childCount) return null;
+    kids.sort((a, b) => a.index - b.index);
+    const windows = kids.map((it) => nodeFromCacheItem(it, 1)).filter((w) => !w.states.includes('defunct'));
+    const boxes = await Promise.all(windows.map((w) => this.reader.readExtents(w, d).catch((err: unknown) => (isGoneError(err) ? undefined : Promise.reject(err)))));
+    const live: RawNode[] = [];
+    windows.forEach((w, i) => {
+      if (boxes[i] === undefined) return;
+      w.extents = boxes[i];
+      live.push(w);
+    });
+    return { name: root.name, ref: app.ref, windows: live };
+  }
+
   /** The app root and its top-level windows (name, role, states, extents). */
   private async appWindows(app: RegisteredApp, d: Deadline): Promise<{ name: string; ref: NodeRef; windows: RawNode[] } | null> {
     const root = await this.reader.readNode(app.ref, 0, d, { children: true, details: false });
@@ -530,8 +553,13 @@ export class AtspiAccessibility implements Accessibility {
     window: A11yWindowQuery,
     label: string,
     signal: AbortSignal | undefined,
+    /** The cache of the one application in `apps` (its windows are taken from it where it holds them all). */
+    items?: Promise<CacheItems | null>,
   ): Promise<{ app: { name: string; ref: NodeRef }; frame: RawNode } | 'no_windows' | null> {
-    const listed = await withDeadline(this.timeoutMs, label, signal, (d) => Promise.all(apps.map((a) => this.appWindows(a, d))));
+    const listed = await withDeadline(this.timeoutMs, label, signal, async (d) => {
+      const cached = items && apps.length === 1 ? await this.appWindowsCached(apps[0], await items.catch(() => null), d) : null;
+      return cached ? [cached] : Promise.all(apps.map((a) => this.appWindows(a, d)));
+    });
     const all = listed.flatMap((l) => (l ? l.windows.map((w) => ({ app: l, w })) : []));
     if (all.length === 0) return listed.some((l) => l !== null) ? 'no_windows' : null;
     const frame = pickWindow(

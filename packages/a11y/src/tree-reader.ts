@@ -261,10 +261,7 @@ export class TreeReader {
       list.push(it);
     }
     for (const list of kids.values()) list.sort((a, b) => a.index - b.index);
-    const fromItem = (it: CacheItem, depth: number): RawNode => ({
-      ref: it.ref, depth, name: it.name, roleId: it.roleId, roleName: '', states: it.states, interfaces: it.interfaces,
-      childRefs: [], children: [], extents: null, actions: [],
-    });
+    const fromItem = nodeFromCacheItem;
     /** Child refs of a node: from the cache when it holds all of them, else asked live. */
     const complete = new Set<RawNode>();
     const childRefsOf = async (n: RawNode): Promise<NodeRef[]> => {
@@ -459,8 +456,16 @@ function firstInTreeOrder(root: RawNode, level: RawNode[], pred: (n: RawNode) =>
 /** An application's cached objects by object path. */
 export type CacheItems = Map<string, CacheItem>;
 
+/** A node of a cached object, without its details and children (role name empty: asked separately). */
+export function nodeFromCacheItem(it: CacheItem, depth: number): RawNode {
+  return {
+    ref: it.ref, depth, name: it.name, roleId: it.roleId, roleName: '', states: it.states, interfaces: it.interfaces,
+    childRefs: [], children: [], extents: null, actions: [],
+  };
+}
+
 /** One object of org.a11y.atspi.Cache.GetItems. */
-interface CacheItem {
+export interface CacheItem {
   ref: NodeRef;
   /** Object path of the parent. */
   parent: string;
