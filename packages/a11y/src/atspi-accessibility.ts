@@ -89,6 +89,8 @@ export class AtspiAccessibility implements Accessibility {
   private eventsRegistered: Promise<void> | undefined;
   /** Applications with a match rule for their signals on the current connection, by bus name. */
   private readonly matched = new Map<string, Promise<void>>();
+  /** The one registered application of a pid at the last read (its cache is asked early next time). */
+  private readonly appOfPid = new Map<number, NodeRef>();
   /** The bounds each object last reported in a BoundsChanged event, by `bus|path`. */
   private readonly lastBounds = new Map<string, string>();
   /** Reads answered from a reused read (a debug counter). */
@@ -245,17 +247,31 @@ export class AtspiAccessibility implements Accessibility {
     opts: A11yReadOptions,
     label: string,
   ): Promise<{ result: A11yReadResult; kept?: { ticket: ReuseTicket; frame: NodeRef } }> {
+    // The application that had this pid last time is asked for its cache beside the registry (its
+    // change counts taken first); used only if the registry still says it is the one.
+    const known = window.pid !== null ? this.appOfPid.get(window.pid) : undefined;
+    const early =
+      known && this.useCache && this.reuse.isWatched(known.bus)
+        ? { ref: known, ticket: this.reuse.begin(known.bus), items: withDeadline(this.timeoutMs, label, opts.signal, (d) => this.reader.cacheItems(known, d)) }
+        : undefined;
+    early?.items.catch(() => undefined);
     const apps = await withDeadline(this.timeoutMs, 'the accessibility registry', opts.signal, (d) => this.registry(d));
     const byPid = window.pid !== null ? apps.filter((a) => a.pid === window.pid) : [];
+    if (window.pid !== null) {
+      if (byPid.length === 1) this.appOfPid.set(window.pid, byPid[0].ref);
+      else this.appOfPid.delete(window.pid);
+    }
+    const same = early !== undefined && byPid.length === 1 && byPid[0].ref.bus === early.ref.bus && byPid[0].ref.path === early.ref.path;
     // the application's cache is asked beside the window lookup (under its own ceiling), not after it
-    const prefetch =
-      this.useCache && byPid.length === 1
+    const prefetch = same
+      ? early.items
+      : this.useCache && byPid.length === 1
         ? withDeadline(this.timeoutMs, label, opts.signal, (d) => this.reader.cacheItems(byPid[0].ref, d))
         : undefined;
     prefetch?.catch(() => undefined);
     // reusable only when the change signals of the one application of that pid reach us from before the read began
-    let ticket: ReuseTicket | undefined;
-    if (byPid.length === 1) {
+    let ticket: ReuseTicket | undefined = same ? early.ticket : undefined;
+    if (byPid.length === 1 && !ticket) {
       const bus = byPid[0].ref.bus;
       await withDeadline(this.timeoutMs, label, opts.signal, (d) => this.watch(bus, d)).catch((err: unknown) => {
         throwIfAborted(opts.signal);
@@ -291,7 +307,7 @@ export class AtspiAccessibility implements Accessibility {
       if (this.useCache) {
         try {
           const items = prefetch && app.ref.bus === byPid[0].ref.bus ? prefetch : undefined;
-          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), unlisted: offscreen, items });
+          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), unlisted: offscreen, mayBeUnlisted: (n) => !n.states.includes('showing'), items });
           if (cached && isSkeleton(cached.root)) {
             // a skeleton judgement needs every click action: read the details the cached read skipped
             const rest: RawNode[] = [];
@@ -530,6 +546,8 @@ export class AtspiAccessibility implements Accessibility {
     if (kids.length !== root.childCount) return null;
     kids.sort((a, b) => a.index - b.index);
     const windows = kids.map((it) => nodeFromCacheItem(it, 1)).filter((w) => !w.states.includes('defunct'));
+    // pickWindow takes a lone window whatever its size: extents only choose among several
+    if (windows.length === 1) return { name: root.name, ref: app.ref, windows };
     const boxes = await Promise.all(windows.map((w) => this.reader.readExtents(w, d).catch((err: unknown) => (isGoneError(err) ? undefined : Promise.reject(err)))));
     const live: RawNode[] = [];
     windows.forEach((w, i) => {

@@ -248,6 +248,8 @@ export class TreeReader {
        * text; it is in the result's `partial`.
        */
       unlisted?: (node: RawNode, extents: Rect | null) => boolean;
+      /** False when `unlisted` is false for the node whatever its extents: its details are asked together with them. */
+      mayBeUnlisted?: (node: RawNode) => boolean;
       items?: Promise<CacheItems | null>;
     },
   ): Promise<(TreeReadResult & { partial?: Set<RawNode> }) | null | undefined> {
@@ -294,7 +296,7 @@ export class TreeReader {
     const unlisted = opts.unlisted;
     /** The details of a wanted node: its extents first when they may rule it out, then the rest only if they do not. */
     const details = async (n: RawNode): Promise<NodeDetails> => {
-      if (!unlisted) return this.readDetails(n, deadline);
+      if (!unlisted || opts.mayBeUnlisted?.(n) === false) return this.readDetails(n, deadline);
       const extents = await this.readExtents(n, deadline);
       if (!unlisted(n, extents)) return this.readDetails(n, deadline, {}, extents);
       partial.add(n);
