@@ -206,7 +206,7 @@ describe.skipIf(!desk)('element tools on the niri simulator in front of real GTK
     await m?.stop();
   });
 
-  it('a tiled zenity form (no position): ui, click_ui and act refuse with the reason and send nothing, get_text, wait_for and keyboard work; floating, the form takes 3 calls', async () => {
+  it('a tiled zenity form (no position): ui, click_ui, menu and file_dialog refuse with the reason and send nothing; act (over AT-SPI, guarded by the window), get_text, wait_for and keyboard work; floating, the form takes 3 calls', async () => {
     const app = await launchFixture('zenity-forms', { workspace: '1' });
     try {
       const addr = await m.addressOf(app.pid);
@@ -217,8 +217,6 @@ describe.skipIf(!desk)('element tools on the niri simulator in front of real GTK
       for (const [tool, args] of [
         ['ui', { window: addr }],
         ['click_ui', { name: 'OK', window: addr }],
-        ['act', { action: 'set_text', name: 'First', text: 'Grace', window: addr }],
-        ['act', { action: 'focus', name: 'Last', window: addr }],
         ['menu', { path: 'File > Quit', window: addr }],
         ['file_dialog', { path: '/tmp/never-written.txt', window: addr }],
       ] as const) {
@@ -228,7 +226,37 @@ describe.skipIf(!desk)('element tools on the niri simulator in front of real GTK
         expect(r.text.join('\n')).toMatch(/toggle_floating/);
       }
       expect(m.sim.requests.filter((q) => q.startsWith('Action'))).toEqual([]);
-      expect((await probe(app.pid)).some((n) => n.role === 'text' && n.text === 'Grace')).toBe(false);
+
+      // act reaches the element over AT-SPI with no point: set_text and focus work on the tiled form,
+      // every guard deciding by its window; what is sent is read back with libatspi
+      const st = await server.call('act', { action: 'set_text', name: 'First', text: 'Grace', window: addr });
+      expect(st.isError, st.text.join('\n')).toBe(false);
+      expect(st.data).toMatchObject({ action: 'set_text', via: 'atspi', verified: true });
+      // the two fields top to bottom (GTK 3's grid lists its last row first)
+      const fields = async () => (await probe(app.pid)).filter((n) => n.role === 'text').sort((a, b) => a.box![1] - b.box![1]);
+      expect((await fields()).map((n) => n.text)).toEqual(['Grace', '']);
+      const fo = await server.call('act', { action: 'focus', name: 'Last', window: addr });
+      expect(fo.isError, fo.text.join('\n')).toBe(false);
+      expect(fo.data).toMatchObject({ action: 'focus', via: 'atspi', verified: true });
+      expect(m.sim.requests).toContain('Action FocusWindow');
+      expect((await fields()).map((n) => n.states.includes('focused'))).toEqual([false, true]);
+      // the trust layers decide by the window: confined elsewhere it refuses, in dry run nothing is sent
+      for (const extra of [{ HYPRUSE_CONFINE: 'class:nothing-here' }, { HYPRUSE_DRYRUN: '1' }] as Array<Record<string, string>>) {
+        const other = await startServer(serverEnv(m.sim.env, 'niri'), { HYPRUSE_CONFIG: slowA11yConfig(), HYPRUSE_TAKEOVER_MS: '0', ...extra });
+        try {
+          const r = await other.call('act', { action: 'set_text', name: 'Last', text: 'never', window: addr });
+          if (extra.HYPRUSE_CONFINE) {
+            expect(r.isError, r.text.join('\n')).toBe(true);
+            expect(r.text[0]).toMatch(/^refused: confine: /);
+          } else {
+            expect(r.isError, r.text.join('\n')).toBe(false);
+            expect(r.text.join('\n')).toMatch(/over AT-SPI \(the window has no reported position: no pointer fallback\)/);
+          }
+        } finally {
+          await other.close();
+        }
+      }
+      expect((await fields()).map((n) => n.text)).toEqual(['Grace', '']);
 
       // what needs no point works on it: reading its text, waiting on an element, typing into it
       const t = await server.call('get_text', { window: addr });
@@ -243,7 +271,7 @@ describe.skipIf(!desk)('element tools on the niri simulator in front of real GTK
       const k = await server.call('keyboard', { action: 'type', text: 'Kay', window: addr });
       expect(k.isError, k.text.join('\n')).toBe(false);
       expect(m.sim.requests).toContain('Action FocusWindow');
-      await waitFor(async () => (await probe(app.pid)).some((n) => n.role === 'text' && n.text === 'Kay'), 10000, 'the typed text in the first field (libatspi)');
+      await waitFor(async () => (await probe(app.pid)).some((n) => n.role === 'text' && n.text === 'Kay'), 10000, 'the typed text in the focused field (libatspi)');
 
       // floating (carried over to sway), niri reports its position: the same calls act on it
       const f = await server.call('wm', { action: 'toggle_floating', target: addr });

@@ -4,7 +4,7 @@ import {
   type A11yElement, type Accessibility, type Rect, type ToolContext,
 } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField } from './common/fields.js';
-import { compositorOf } from './common/desktop.js';
+import { compositorOf, requirePosition } from './common/desktop.js';
 import { elementArgs, resolveElement, type ResolvedElement } from './common/elements.js';
 import { matchNames } from './common/match.js';
 import { activateElement } from './common/activate.js';
@@ -77,7 +77,9 @@ async function target(args: Args, ctx: ToolContext): Promise<ResolvedElement> {
   const hit = resolved.get(args);
   if (hit) return hit;
   // scroll_to also finds what is scrolled out of view (GTK 3 leaves it out of what ui lists)
-  const r = await resolveElement(ctx, args, { actionableOnly: !CONTAINER_ACTIONS.has(args.action), purpose: args.action.replace('_', ' '), offscreen: args.action === 'scroll_to' });
+  // points: false: a window without a reported position (niri: tiled) is read too; every action is
+  // tried over AT-SPI first, and a fallback that needs the element's point refuses there (unplaced)
+  const r = await resolveElement(ctx, args, { actionableOnly: !CONTAINER_ACTIONS.has(args.action), purpose: args.action.replace('_', ' '), offscreen: args.action === 'scroll_to', points: false });
   resolved.set(args, r);
   return r;
 }
@@ -106,9 +108,14 @@ interface Outcome {
   state?: Record<string, unknown>;
 }
 
-/** Activate the element (AT-SPI action, else a pointer click through the full pipeline). */
+/** Activate the element (AT-SPI action, else a pointer click through the full pipeline; refused without a window position). */
 function activate(ctx: ToolContext, args: Args, t: ResolvedElement, _el: A11yElement, names: readonly string[]): Promise<'atspi' | 'pointer'> {
-  return activateElement(ctx, { ref: t.item.ref, x: t.item.x, y: t.item.y, window: t.read.window.address }, names, args);
+  return activateElement(ctx, { ref: t.item.ref, x: t.item.x, y: t.item.y, window: t.read.window.address }, names, args, unplaced(t, `${args.action} of ${t.item.role} '${t.item.name}'`));
+}
+
+/** For a window without a reported position: what a pointer fallback must refuse with (see activateElement). */
+function unplaced(t: ResolvedElement, what: string) {
+  return t.read.positionUnknown !== undefined ? { desktop: t.read.desktop, window: t.read.window, what } : undefined;
 }
 
 function unverified(what: string, shows: string): never {
@@ -121,6 +128,8 @@ async function setText(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11
   let via: Outcome['via'] = 'atspi';
   if (!(a11y.setText && (await a11y.setText(el.ref, args.text, ctx.signal)))) {
     // no EditableText: focus it, select all, type (each through the full pipeline)
+    const u = unplaced(t, `set_text of ${t.item.role} '${t.item.name}' (it has no AT-SPI EditableText, and clicking into it needs its point)`);
+    if (u) requirePosition(u.desktop, u.window, u.what);
     via = 'keyboard';
     await compositorOf(ctx).focusWindow(t.read.window.address);
     await ctx.invoke('pointer', { action: 'click', x: t.item.x, y: t.item.y, allow_auth: args.allow_auth, confirm: args.confirm });
@@ -307,6 +316,19 @@ export const actTool = defineTool({
       });
     }
     const what = `${args.action.replace('_', ' ')} ${i.role} '${i.name}'${args.option ? ` to '${args.option}'` : ''}`;
+    if (t.read.positionUnknown !== undefined) {
+      // No point on screen (niri: a tiled window): only AT-SPI can reach the element, and every guard
+      // decides by the window, as for keys typed into it, the strictest window-only check
+      // (confinement and the per-app tier by the named window, the lock, an authentication prompt
+      // holding the keyboard); a fallback that needs a point refuses before sending (unplaced).
+      return {
+        summary: `${what} in ${t.read.window.class} over AT-SPI (the window has no reported position: no pointer fallback)`,
+        input: 'keyboard',
+        windows: [t.read.window.address],
+        control: { role: i.role, name: args.option || i.name },
+        ...(args.action === 'set_text' && !i.password ? { text: args.text } : {}),
+      };
+    }
     if (args.action === 'set_text') {
       return { summary: `${what} in ${t.read.window.class}`, input: 'keyboard', windows: [t.read.window.address], control: { role: i.role, name: i.name }, ...(i.password ? {} : { text: args.text }) };
     }

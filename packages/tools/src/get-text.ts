@@ -38,8 +38,9 @@ function leavesUnder(read: ElementRead, root: UiItem | null): UiItem[] {
     return false;
   };
   const parents = new Set(read.items.map((i) => i.up).filter((u): u is UiItem => !!u));
-  // labels that became a field's name are read as that field's name, not twice
-  const naming = new Set(read.items.map((i) => i.labelledBy).filter((x): x is number => typeof x === 'number'));
+  // labels that became a field's name are read as that field's name, not twice; a field that shows
+  // its text (or a combo box its choice) does not say its name, so its label is read ("Color  Red")
+  const naming = new Set(read.items.filter((i) => typeof i.labelledBy === 'number' && pieceOf(i) === i.name.trim()).map((i) => i.labelledBy as number));
   // what a container's descendants say: a container whose own name they do not repeat says it too
   // (a page tab holds its page, a named group its controls: "Alpha" before "Alpha page")
   const said = new Map<UiItem, string[]>();

@@ -157,6 +157,19 @@ describe('auth', () => {
     expect(e.message).toMatch(/floats over/);
   });
 
+  it('an element action on a target without a reported position (niri: tiled) refuses when an auth dialog may overlap it anywhere on its monitor', async () => {
+    // the tiled target reports a made-up origin (0,0): the dialog at (1500, 700) is on the same monitor
+    const target = win('0xd', 'zenity', 0, 0, 300, 200, { positionUnknown: 'niri reports no on-screen position for tiled windows' });
+    const far = win('0xe', 'polkit-gnome-authentication-agent-1', 1500, 700, 300, 200, { floating: true });
+    const intent: Intent = { summary: "set_text text 'First' over AT-SPI", input: 'keyboard', windows: ['0xd'], control: { role: 'text', name: 'First' } };
+    const e = await refusal(run(authLayer, fakeCall({ compositor: fakeCompositor(desktop([target, far])), intent }), fakeNext()));
+    expect(e.message).toMatch(/floats over/);
+    // the same dialog beside a positioned window does not overlap it
+    const next = fakeNext();
+    await run(authLayer, fakeCall({ compositor: fakeCompositor(desktop([{ ...target, positionUnknown: undefined }, far])), intent }), next);
+    expect(next.calls).toBe(1);
+  });
+
   it('fails closed: an unreadable desktop or an unreadable layer list refuses', async () => {
     const comp = fakeCompositor(desktop([editor]));
     comp.snapshotError = new Error('socket closed');

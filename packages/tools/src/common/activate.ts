@@ -1,5 +1,5 @@
-import { Tokens, type A11yElement, type ToolContext } from '@hypruse/core';
-import { compositorOf } from './desktop.js';
+import { Tokens, type A11yElement, type Desktop, type ToolContext, type Window } from '@hypruse/core';
+import { compositorOf, requirePosition } from './desktop.js';
 
 /** Action names that activate a control (a button, a check box), in the order tried. */
 export const ACTIVATE_ACTIONS = ['click', 'press', 'activate'];
@@ -7,18 +7,22 @@ export const ACTIVATE_ACTIONS = ['click', 'press', 'activate'];
 /**
  * Activate an element by its first AT-SPI action named in `names` (GTK runs a
  * button's or a check box's action after the call returns), else with a real
- * pointer click at its point, through the full pipeline.
+ * pointer click at its point, through the full pipeline. `unplaced`: the window has
+ * no reported position (its read, see UiRead.positionUnknown): then there is no point
+ * to click, and the fallback refuses before anything is sent.
  */
 export async function activateElement(
   ctx: ToolContext,
   target: { ref: A11yElement['ref']; x: number; y: number; window: string },
   names: readonly string[],
   guards: { allow_auth: boolean; confirm: boolean },
+  unplaced?: { desktop: Desktop; window: Window; what: string },
 ): Promise<'atspi' | 'pointer'> {
   const a11y = ctx.services.get(Tokens.Accessibility);
   const el = await a11y.refresh(target.ref, ctx.signal);
   const i = el ? actionIndex(el, names) : -1;
   if (i >= 0 && (await a11y.doAction(target.ref, i, ctx.signal))) return 'atspi';
+  if (unplaced) requirePosition(unplaced.desktop, unplaced.window, `${unplaced.what} (it has no AT-SPI ${names.join('/')} action, and a click needs its point)`);
   await compositorOf(ctx).focusWindow(target.window);
   await ctx.invoke('pointer', { action: 'click', x: target.x, y: target.y, allow_auth: guards.allow_auth, confirm: guards.confirm });
   return 'pointer';

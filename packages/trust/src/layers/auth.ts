@@ -3,7 +3,7 @@ import {
   type TrustLayer, type Window,
 } from '@hypruse/core';
 import { isAuthLayer, isAuthWindow } from '../auth-match.js';
-import { deliversInput, describeWindow, desktopOf, focusedWindow, pointerPoints, targetsOf, mayOverlap, visibleWorkspaces } from '../desktop-view.js';
+import { deliversInput, describeWindow, desktopOf, focusedWindow, pointerPoints, targetsOf, mayOverlap, possibleAreas, visibleWorkspaces } from '../desktop-view.js';
 
 const LIFT = 'do not act on authentication prompts yourself; ask the person to handle it, and only if they explicitly asked you to, call again with allow_auth: true';
 
@@ -49,7 +49,8 @@ export const authLayer: TrustLayer = {
     if (hit) refuse(`${describeWindow(hit)} is an authentication dialog`);
     if (intent.control) {
       for (const w of t.named) {
-        const over = authOver(d, w.geometry).filter((a) => a.address !== w.address);
+        // a window without a reported position (niri: tiled) may be anywhere on its monitor
+        const over = possibleAreas(d, w).flatMap((area) => authOver(d, area)).filter((a) => a.address !== w.address);
         if (over.length) refuse(`the authentication dialog ${describeWindow(over[0])} floats over the target window`);
       }
     }
