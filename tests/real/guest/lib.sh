@@ -121,7 +121,10 @@ start_hyprland() {
   mkdir -p "$OUT/hyprland"; chmod 777 "$OUT/hyprland"
   write_hypr_config
   rm -rf "$RUNDIR/hypr"
-  as_desk env LIBSEAT_BACKEND=seatd Hyprland >"$OUT/hyprland/stdout.log" 2>&1 &
+  # GALLIUM_OVERRIDE_CPU_CAPS=sse4.1: llvmpipe's shaders without AVX. With AVX2, a texture fetch's
+  # vpgatherdd faults (SIGSEGV) in llvmpipe's rasterizer threads under QEMU TCG as soon as a window is
+  # drawn scaled (HEADLESS-1, scale 1.5); docs/real-compositors.md has the backtrace.
+  as_desk env LIBSEAT_BACKEND=seatd GALLIUM_OVERRIDE_CPU_CAPS=sse4.1 Hyprland >"$OUT/hyprland/stdout.log" 2>&1 &
   COMPOSITOR_PID=$!
   local sig="" i
   for i in $(seq 1 1200); do
@@ -166,6 +169,7 @@ start_hyprland() {
     sleep 1
   done
   printf '%s\n' "$mons" >"$OUT/hyprland/monitors.json"
+  gdb_attach Hyprland "$OUT/hyprland"
   say "monitors: $(printf '%s' "$mons" | jq -c '[.[] | {name, width, height, scale, x, y, focused}]' 2>&1 | head -c 600)"
   phase hyprland-ready
 }
@@ -199,6 +203,26 @@ SWAY
   chown $DESK_UID "$SESSION_ENV"
   as_desk swaymsg -t get_outputs | jq -c '[.[] | {name, rect, scale, focused}]' | sed 's/^/hypruse-guest: outputs: /'
   phase sway-ready
+}
+
+# gdb_attach PROGRAM DIR: if the rootfs has gdb, attach it to the desktop user's PROGRAM; a fatal
+# signal leaves the crash's registers, backtraces and stack scan in DIR/gdb.txt (crash-report.gdb).
+gdb_attach() {
+  command -v gdb >/dev/null || return 0
+  local pid t0
+  pid=$(pgrep -u $DESK_UID -x "$1" | head -1)
+  [ -n "$pid" ] || { say "gdb: no $1 process to attach to"; return 0; }
+  t0=$(uptime_s)
+  gdb -q -nx -batch -p "$pid" -x /hypruse/tests/real/guest/crash-report.gdb >"$2/gdb.txt" 2>&1 &
+  # the attach stops the program (state t) while gdb reads its libraries' symbols: wait until it runs again
+  local i st stopped=
+  for i in $(seq 1 1200); do
+    sleep 0.5
+    st=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
+    if [ "$st" = t ]; then stopped=1; elif [ -n "$stopped" ]; then break; fi
+    kill -0 $! 2>/dev/null || break
+  done
+  say "gdb attached to $1 (pid $pid) in $(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN{printf "%.1f", b-a}') s"
 }
 
 # suites_watch NAME PID: wait for the suites (PID, a background job); if the compositor exits first,
