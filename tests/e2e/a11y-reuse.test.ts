@@ -1,9 +1,11 @@
 // A window's tree read is reused only while the application provably did not change: a second read
 // costs one call, and a change the application makes itself (the click-counter fixture renames its
 // button on SIGUSR1, no input involved) is in the very next read. libatspi (tests/support/atspi.ts,
-// independent of hypruse) confirms the change happened and what the button is called.
+// independent of hypruse) confirms the change happened and what the button is called. Through a
+// session, a pointer move between two `ui` calls makes the second one read again.
 import { readFileSync } from 'node:fs';
-import type { A11yReadResult, A11yWindowQuery } from '@hypruse/core';
+import { Tokens, type A11yReadResult, type A11yWindowQuery } from '@hypruse/core';
+import { createSession } from 'hypruse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AtspiAccessibility } from '../../packages/a11y/src/atspi-accessibility.js';
 import { atspi } from '../support/atspi.js';
@@ -72,4 +74,38 @@ describe.skipIf(!desk)('reusing a tree read', () => {
       expect(buttonNames(after)).toEqual([`relabelled ${n}`]);
     });
   }
+
+  it('through a session: a second ui of the unchanged window is reused, and a pointer move (input) makes the next one read again', async () => {
+    const app = launched[0];
+    const node = await waitFor(async () => (await swayNodes()).find((n) => n.pid === app.pid && n.type === 'con'), 10000, 'the GTK 3 counter window');
+    const session = await createSession({
+      source: 'mcp',
+      noFile: true,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: process.env.LANG || 'C.UTF-8', HYPRUSE_TAKEOVER_MS: '0', HYPRUSE_INDICATOR: '0', ...desk!.env },
+    });
+    try {
+      const backend = session.services.get(Tokens.Accessibility) as AtspiAccessibility;
+      const ui = async () => {
+        // errors throw; a read lists the button
+        const r = await session.pipeline.call('ui', { window: String(node.id) });
+        expect(JSON.stringify(r.data?.elements), r.text.join('\n')).toMatch(/count|relabelled/);
+      };
+      await waitFor(async () => {
+        await session.pipeline.call('pointer', { action: 'move', x: node.rect.x + 5, y: node.rect.y + 5 });
+        await ui();
+        const before = backend.reusedReads;
+        await ui();
+        return backend.reusedReads === before + 1;
+      }, 15000, 'a reused ui read');
+      const before = backend.reusedReads;
+      const calls = backend.calls;
+      await session.pipeline.call('pointer', { action: 'move', x: node.rect.x + 9, y: node.rect.y + 9 });
+      await ui();
+      expect(backend.reusedReads).toBe(before);
+      // a fresh read: the registry, the app's cache and the window's details, not one call
+      expect(backend.calls - calls).toBeGreaterThan(3);
+    } finally {
+      await session.dispose();
+    }
+  });
 });
