@@ -214,7 +214,7 @@ async function focus(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11yE
     // a window is active only while the seat has a keyboard: a lone Shift (no effect in an app)
     // through the keyboard tool attaches hypruse's, then the focus is asked for again
     await ctx.invoke('keyboard', { action: 'key', keys: 'shift', window: t.read.window.address, allow_auth: args.allow_auth });
-    sent.push('a lone Shift (so the seat has a keyboard and the window turns active)');
+    sent.push('a lone Shift (so the seat has a keyboard and the window turns active; it stays active while that keyboard stays, which a CLI verb takes along when it exits)');
     if (await a11y.focus(el.ref, ctx.signal)) ({ ok } = await until(ctx, el, (n) => n.focused === true));
   }
   if (!ok && (await active())) {
