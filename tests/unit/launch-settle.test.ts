@@ -45,7 +45,16 @@ describe('launch waits for the window to settle', () => {
 
   it('a window that keeps moving is answered at the cap, with a note saying so', async () => {
     session = await fakeSession();
-    launchOpensMoving(session, Array.from({ length: 40 }, (_, i) => ({ afterMs: 100 * (i + 1), y: i % 2 ? 10 : 20 })));
+    // it moves between every two looks (not on a timer: a loaded machine can hold timers back past the quiet period)
+    launchOpensMoving(session, []);
+    const comp = session.fake.compositor;
+    const snapshot = comp.snapshot.bind(comp);
+    let looks = 0;
+    comp.snapshot = async () => {
+      const w = comp.desktop.windows.find((x) => x.address === '33');
+      if (w) w.geometry = { ...w.geometry, y: looks++ % 2 ? 10 : 20 };
+      return snapshot();
+    };
     const r = await session.pipeline.call('launch', { command: 'restless' });
     expect(String(r.data!.note)).toMatch(/^the window was still moving after \d+(\.\d)?s; read its points again before acting$/);
   });
