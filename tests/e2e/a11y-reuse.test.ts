@@ -9,7 +9,7 @@ import { createSession } from 'hypruse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AtspiAccessibility } from '../../packages/a11y/src/atspi-accessibility.js';
 import { atspi } from '../support/atspi.js';
-import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
+import { a11yBusCall, killFixture, launchFixture, requireDesktop, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
 
 const desk = await requireDesktop();
 
@@ -74,6 +74,43 @@ describe.skipIf(!desk)('reusing a tree read', () => {
       expect(buttonNames(after)).toEqual([`relabelled ${n}`]);
     });
   }
+
+  it('an idle reader listens to nothing: 2 s after a read its match rule on the app and its registered events are gone; the next read listens again and is reused', async () => {
+    const app = launched[0];
+    const q = await windowOf(app.pid);
+    // what the bus daemon and the registry hold, asked with busctl (not through our package)
+    const busctl = <T>(...args: string[]) => a11yBusCall<T>(args);
+    const rulesOn = async (bus: string) => {
+      const [all] = await busctl<[Record<string, string[]>]>('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.Debug.Stats', 'GetAllMatchRules');
+      return Object.values(all).flat().filter((r) => r.includes(`sender='${bus}'`));
+    };
+    const events = async () => (await busctl<[Array<[string, string]>]>('org.a11y.atspi.Registry', '/org/a11y/atspi/registry', 'org.a11y.atspi.Registry', 'GetRegisteredEvents'))[0];
+
+    const r = await a11y.read(q, { actionableOnly: false });
+    expect(r.status, JSON.stringify(r)).toBe('ok');
+    const bus = (r as Ok).elements[0].ref.bus;
+    expect(await rulesOn(bus)).toHaveLength(1);
+    expect((await events()).length).toBeGreaterThan(0);
+    expect(a11y.listened).toContain(bus);
+
+    await waitFor(async () => (await rulesOn(bus)).length === 0 && (await events()).length === 0, 15000, 'the match rule and the events to be given back');
+    expect(a11y.listened).toEqual([]);
+    // nothing of the app reaches us any more (its spinner-free window sends nothing anyway: this is
+    // the bus's word, the counter only has to stay put across a round trip to the app)
+    const signals = a11y.signals;
+    expect(await a11y.exists((r as Ok).elements[0].ref)).toBe(true);
+    expect(a11y.signals).toBe(signals);
+
+    // reading again listens again, and a read right after it is reused
+    await waitFor(async () => {
+      a11y.forget();
+      const first = await a11y.read(q, { actionableOnly: false });
+      const again = await a11y.read(q, { actionableOnly: false });
+      return first.status === 'ok' && again.status === 'ok' && again.reused === true;
+    }, 15000, 'a reused read after listening again');
+    expect(await rulesOn(bus)).toHaveLength(1);
+    expect((await events()).length).toBeGreaterThan(0);
+  });
 
   it('through a session: a second ui of the unchanged window is reused, and a pointer move (input) makes the next one read again', async () => {
     const app = launched[0];

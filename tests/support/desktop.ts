@@ -270,6 +270,11 @@ export async function a11yBusAddress(): Promise<string> {
   return address;
 }
 
+/** A busctl call on the AT-SPI bus (independent of our a11y package): its reply body. */
+export async function a11yBusCall<T>(args: string[]): Promise<T> {
+  return busctl<T>(await a11yBusAddress(), ['call', ...args]);
+}
+
 /** Applications registered with the AT-SPI registry (asked with busctl, independently of our a11y package). */
 export async function atspiApplications(): Promise<Array<{ bus: string; path: string; name: string }>> {
   const address = await a11yBusAddress();

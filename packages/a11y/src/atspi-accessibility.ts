@@ -8,6 +8,7 @@ import { Deadline, withDeadline } from './deadline.js';
 import { boxProblem, collectElements, isSkeleton, mayBeListed, toElement } from './elements.js';
 import { ElementOps } from './element-ops.js';
 import { placePopupItems } from './popup-extents.js';
+import { ChangeListener } from './change-listener.js';
 import { ReadReuse, type ReuseTicket } from './read-reuse.js';
 import { TreeReader, isPasswordAttrs, nodeFromCacheItem, type CacheItems, type NodeRef, type RawNode } from './tree-reader.js';
 import { hasWindowTitled, pickWindow } from './window-matcher.js';
@@ -85,10 +86,8 @@ export class AtspiAccessibility implements Accessibility {
   /** pid per unique bus name (unique names are never reused while the bus lives). */
   private readonly pids = new Map<string, number | null>();
   private readonly reuse = new ReadReuse<KeptRead>({ maxAgeMs: REUSE_MAX_AGE_MS });
-  /** The change events registered with the registry on the current connection. */
-  private eventsRegistered: Promise<void> | undefined;
-  /** Applications with a match rule for their signals on the current connection, by bus name. */
-  private readonly matched = new Map<string, Promise<void>>();
+  /** Whose change signals reach us: only while a read of theirs may be reused. */
+  private readonly listener: ChangeListener;
   /** The one registered application of a pid at the last read (its cache is asked early next time). */
   private readonly appOfPid = new Map<number, NodeRef>();
   /** The bounds each object last reported in a BoundsChanged event, by `bus|path`. */
@@ -112,12 +111,44 @@ export class AtspiAccessibility implements Accessibility {
     this.bus.onSignal((sig) => {
       if (!this.repeatedBounds(sig)) this.reuse.changed(sig.sender);
     });
+    this.listener = new ChangeListener(
+      {
+        addMatch: (rule) => this.onBus('the accessibility bus', (d) => this.bus.addMatch(rule, d)),
+        removeMatch: (rule) => this.onBus('the accessibility bus', (d) => this.bus.removeMatch(rule, d)),
+        registerEvents: () => this.onBus('the accessibility registry', (d) => Promise.all(CHANGE_EVENTS.map((e) => this.registerEvent(e, d))).then(() => undefined)),
+        deregisterEvents: () => this.onBus('the accessibility registry', (d) => Promise.all(CHANGE_EVENTS.map((e) => this.deregisterEvent(e, d))).then(() => undefined)),
+      },
+      {
+        listening: (app) => this.reuse.watching(app),
+        unlistened: (app) => {
+          this.reuse.unwatched(app);
+          // bounds reported before a gap in listening prove nothing about the ones after it
+          for (const k of this.lastBounds.keys()) if (k.startsWith(`${app}|`)) this.lastBounds.delete(k);
+        },
+        failed: (what, err) => this.logger?.debug(`a11y: ${what}: ${(err as Error).message}`),
+      },
+      { keepMs: REUSE_MAX_AGE_MS },
+    );
     this.bus.onLost(() => {
       this.reuse.lost();
       this.lastBounds.clear();
-      this.eventsRegistered = undefined;
-      this.matched.clear();
+      this.listener.lost();
     });
+  }
+
+  /** A call on the bus outside any read (under the per-application ceiling). */
+  private onBus<T>(what: string, fn: (d: Deadline) => Promise<T>): Promise<T> {
+    return withDeadline(this.timeoutMs, what, undefined, fn);
+  }
+
+  /** The applications whose change signals are listened to now, by bus name (for tests). */
+  get listened(): string[] {
+    return this.listener.listened;
+  }
+
+  /** Signals received on the accessibility bus so far (a debug counter). */
+  get signals(): number {
+    return this.bus.signals;
   }
 
   /** Method calls sent on the accessibility bus so far (a debug counter). */
@@ -159,26 +190,6 @@ export class AtspiAccessibility implements Accessibility {
     }
   }
 
-  /**
-   * Make the application's change signals reach us: the change events registered with the
-   * registry (once per connection) and a match rule on the application's bus name. Until both
-   * are in place none of its reads is reused.
-   */
-  private watch(app: string, d: Deadline): Promise<void> {
-    let m = this.matched.get(app);
-    if (!m) {
-      this.eventsRegistered ??= Promise.all(CHANGE_EVENTS.map((e) => this.registerEvent(e, d))).then(() => undefined);
-      const registered = this.eventsRegistered;
-      m = Promise.all([registered, this.bus.addMatch(`type='signal',sender='${app}'`, d)]).then(() => this.reuse.watching(app));
-      this.matched.set(app, m);
-      m.catch(() => {
-        if (this.matched.get(app) === m) this.matched.delete(app);
-        if (this.eventsRegistered === registered) this.eventsRegistered = undefined;
-      });
-    }
-    return m;
-  }
-
   private async registerEvent(event: string, d: Deadline): Promise<void> {
     const call = (signature: string, body: unknown[]) =>
       this.bus.call({ dest: ATSPI_REGISTRY, path: '/org/a11y/atspi/registry', iface: 'org.a11y.atspi.Registry', member: 'RegisterEvent', signature, body }, d);
@@ -190,6 +201,10 @@ export class AtspiAccessibility implements Accessibility {
       // older registries take the event alone
       await call('s', [event]);
     }
+  }
+
+  private async deregisterEvent(event: string, d: Deadline): Promise<void> {
+    await this.bus.call({ dest: ATSPI_REGISTRY, path: '/org/a11y/atspi/registry', iface: 'org.a11y.atspi.Registry', member: 'DeregisterEvent', signature: 's', body: [event] }, d);
   }
 
   async describe(): Promise<string> {
@@ -236,9 +251,32 @@ export class AtspiAccessibility implements Accessibility {
         return { ...structuredClone(kept.value.result), reused: true };
       }
     }
-    const fresh = await this.readFresh(window, opts, label);
-    if (fresh.kept) this.reuse.store(key, fresh.kept.ticket, { result: structuredClone(fresh.result as KeptRead['result']), frame: fresh.kept.frame });
-    return fresh.result;
+    // the applications listened to for this read, given back once it is kept (or not)
+    const ends: Array<() => void> = [];
+    try {
+      const fresh = await this.readFresh(window, opts, label, ends);
+      if (fresh.kept) this.reuse.store(key, fresh.kept.ticket, { result: structuredClone(fresh.result as KeptRead['result']), frame: fresh.kept.frame });
+      return fresh.result;
+    } finally {
+      for (const end of ends) end();
+    }
+  }
+
+  /**
+   * Listen to `app` for this read; resolves with the counts the read starts under once its change
+   * signals reach us (undefined when they could not be made to: the read is as right, only never
+   * reused). Every call of the read to the application must be sent after this resolves.
+   */
+  private listenFor(app: string, ends: Array<() => void>): Promise<ReuseTicket | undefined> {
+    const l = this.listener.begin(app);
+    ends.push(l.end);
+    return l.ready.then(
+      () => this.reuse.begin(app),
+      (err: unknown) => {
+        this.logger?.debug(`a11y: no change events from ${app}: ${(err as Error).message}`);
+        return undefined;
+      },
+    );
   }
 
   /** A read from the application; `kept` when it may be reused (with the counts it began under). */
@@ -246,15 +284,18 @@ export class AtspiAccessibility implements Accessibility {
     window: A11yWindowQuery,
     opts: A11yReadOptions,
     label: string,
+    ends: Array<() => void>,
   ): Promise<{ result: A11yReadResult; kept?: { ticket: ReuseTicket; frame: NodeRef } }> {
-    // The application that had this pid last time is asked for its cache beside the registry (its
-    // change counts taken first); used only if the registry still says it is the one.
-    const known = window.pid !== null ? this.appOfPid.get(window.pid) : undefined;
-    const early =
-      known && this.useCache && this.reuse.isWatched(known.bus)
-        ? { ref: known, ticket: this.reuse.begin(known.bus), items: withDeadline(this.timeoutMs, label, opts.signal, (d) => this.reader.cacheItems(known, d)) }
-        : undefined;
-    early?.items.catch(() => undefined);
+    // The application that had this pid last time is listened to and asked for its cache beside
+    // the registry (the cache asked once its signals reach us); used only if the registry still
+    // says it is the one.
+    const known = window.pid !== null && this.useCache ? this.appOfPid.get(window.pid) : undefined;
+    let early: { ref: NodeRef; ticket: Promise<ReuseTicket | undefined>; items: ReturnType<TreeReader['cacheItems']> } | undefined;
+    if (known) {
+      const ticket = this.listenFor(known.bus, ends);
+      early = { ref: known, ticket, items: ticket.then(() => withDeadline(this.timeoutMs, label, opts.signal, (d) => this.reader.cacheItems(known, d))) };
+      early.items.catch(() => undefined);
+    }
     const apps = await withDeadline(this.timeoutMs, 'the accessibility registry', opts.signal, (d) => this.registry(d));
     const byPid = window.pid !== null ? apps.filter((a) => a.pid === window.pid) : [];
     if (window.pid !== null) {
@@ -262,23 +303,19 @@ export class AtspiAccessibility implements Accessibility {
       else this.appOfPid.delete(window.pid);
     }
     const same = early !== undefined && byPid.length === 1 && byPid[0].ref.bus === early.ref.bus && byPid[0].ref.path === early.ref.path;
-    // the application's cache is asked beside the window lookup (under its own ceiling), not after it
-    const prefetch = same
-      ? early.items
-      : this.useCache && byPid.length === 1
-        ? withDeadline(this.timeoutMs, label, opts.signal, (d) => this.reader.cacheItems(byPid[0].ref, d))
-        : undefined;
-    prefetch?.catch(() => undefined);
-    // reusable only when the change signals of the one application of that pid reach us from before the read began
-    let ticket: ReuseTicket | undefined = same ? early.ticket : undefined;
-    if (byPid.length === 1 && !ticket) {
-      const bus = byPid[0].ref.bus;
-      await withDeadline(this.timeoutMs, label, opts.signal, (d) => this.watch(bus, d)).catch((err: unknown) => {
-        throwIfAborted(opts.signal);
-        // without them the read is as right, only never reused
-        this.logger?.debug(`a11y: no change events from ${bus}: ${(err as Error).message}`);
-      });
-      ticket = this.reuse.begin(bus);
+    // reusable only when the change signals of the one application of that pid reach us from before
+    // the read's first call to it
+    let ticket: ReuseTicket | undefined;
+    let prefetch: ReturnType<TreeReader['cacheItems']> | undefined;
+    if (same) {
+      ticket = await withDeadline(this.timeoutMs, label, opts.signal, () => early!.ticket);
+      prefetch = early!.items;
+    } else if (byPid.length === 1) {
+      const app = byPid[0].ref;
+      ticket = await withDeadline(this.timeoutMs, label, opts.signal, () => this.listenFor(app.bus, ends));
+      // the application's cache is asked beside the window lookup (under its own ceiling), not after it
+      prefetch = this.useCache ? withDeadline(this.timeoutMs, label, opts.signal, (d) => this.reader.cacheItems(app, d)) : undefined;
+      prefetch?.catch(() => undefined);
     }
 
     const inApp = byPid.length > 0 ? await this.findWindowInApps(byPid, window, label, opts.signal, prefetch) : null;
@@ -499,6 +536,7 @@ export class AtspiAccessibility implements Accessibility {
   }
 
   async dispose(): Promise<void> {
+    this.listener.dispose();
     await this.bus.dispose();
   }
 

@@ -91,6 +91,8 @@ export class AtspiBus {
   addressSource = '';
   /** Method calls sent on the accessibility bus so far (a debug counter: tests and benchmarks count round trips). */
   calls = 0;
+  /** Signals received on the accessibility bus so far (a debug counter: tests see what still reaches us). */
+  signals = 0;
   private readonly signalListeners = new Set<(signal: BusSignal) => void>();
   private readonly lostListeners = new Set<() => void>();
 
@@ -128,7 +130,12 @@ export class AtspiBus {
     return () => this.lostListeners.delete(listener);
   }
 
-  /** Add a match rule on the accessibility bus connection (it lasts as long as the connection). */
+  /** Remove a match rule added with addMatch (one copy of it: the bus counts the same rule added twice). */
+  async removeMatch(rule: string, deadline: Deadline): Promise<void> {
+    await this.call({ dest: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', iface: 'org.freedesktop.DBus', member: 'RemoveMatch', signature: 's', body: [rule] }, deadline);
+  }
+
+  /** Add a match rule on the accessibility bus connection (until removeMatch, or the connection ends). */
   async addMatch(rule: string, deadline: Deadline): Promise<void> {
     await this.call({ dest: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', iface: 'org.freedesktop.DBus', member: 'AddMatch', signature: 's', body: [rule] }, deadline);
   }
@@ -178,6 +185,7 @@ export class AtspiBus {
     for (const f of [...this.lostListeners]) f();
     link.bus.on('message', (m: DbusMessage) => {
       if (m.type !== SIGNAL_TYPE || !m.sender) return;
+      this.signals++;
       const sig: BusSignal = { sender: m.sender, path: m.path ?? '', iface: m.interface ?? '', member: m.member ?? '', body: (m.body ?? []) as unknown[] };
       for (const f of [...this.signalListeners]) f(sig);
     });

@@ -86,6 +86,16 @@ export class ReadReuse<T> {
     this.watched.add(app);
   }
 
+  /**
+   * The application's signals stop reaching us: no read of it taken so far is reused (not even one
+   * still in flight), and none begun from now until it is watched again.
+   */
+  unwatched(app: string): void {
+    this.watched.delete(app);
+    this.changed(app);
+    for (const [key, k] of this.kept) if (k.ticket.app === app) this.kept.delete(key);
+  }
+
   isWatched(app: string): boolean {
     return this.watched.has(app);
   }

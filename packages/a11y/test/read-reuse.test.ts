@@ -97,3 +97,25 @@ describe('when a tree read is reused', () => {
     expect(r.store('win', r.begin(':1.5'), 'tree')).toBe(true);
   });
 });
+
+describe('when an application stops being watched', () => {
+  it('its kept reads and any read begun before are never reused; another application keeps its own', () => {
+    let t = 0;
+    const r = new ReadReuse<string>({ now: () => t });
+    r.watching(':1.5');
+    r.watching(':1.6');
+    r.store('a', r.begin(':1.5'), 'tree a');
+    r.store('b', r.begin(':1.6'), 'tree b');
+    const inFlight = r.begin(':1.5');
+    r.unwatched(':1.5');
+    expect(r.lookup('a')).toBeUndefined();
+    expect(r.store('a', inFlight, 'late')).toBe(false);
+    expect(r.store('a', r.begin(':1.5'), 'unwatched')).toBe(false);
+    expect(r.lookup('b')?.value).toBe('tree b');
+    // watched again: a read begun from then on is kept
+    r.watching(':1.5');
+    expect(r.store('a', r.begin(':1.5'), 'again')).toBe(true);
+    t += 1;
+    expect(r.lookup('a')?.value).toBe('again');
+  });
+});
