@@ -3,7 +3,7 @@ import { Tokens, type ToolServices } from '../src/index.js';
 import { inputForgettingServices } from '../src/pipeline/input-forget.js';
 
 /** Services with recording fakes of the input, compositor and accessibility backends. */
-function fakes() {
+function fakes(settleMs = 0) {
   const log: string[] = [];
   const input = {
     click: async () => void log.push('click'),
@@ -33,7 +33,7 @@ function fakes() {
     [Tokens.Accessibility, a11y],
   ]);
   const inner: ToolServices = { has: (t) => map.has(t), get: <T,>(t: symbol) => map.get(t) as T };
-  return { log, services: inputForgettingServices(inner) };
+  return { log, services: inputForgettingServices(inner, () => settleMs) };
 }
 
 describe('input drops reusable accessibility reads', () => {
@@ -59,5 +59,27 @@ describe('input drops reusable accessibility reads', () => {
     await services.get(Tokens.Input).releaseAll();
     expect(services.get(Tokens.Compositor).id).toBe('fake');
     expect(log).toEqual(['describe', 'snapshot', 'read', 'releaseAll']);
+  });
+});
+
+describe('a tree read right after input waits for the application to handle it', () => {
+  it('a read sent at once after a click starts only once the click is the settle time old; a later one at once', async () => {
+    const { log, services } = fakes(120);
+    const a11y = services.get(Tokens.Accessibility);
+    await a11y.read({ pid: 1, title: '', width: 0, height: 0 }, { actionableOnly: true });
+    await services.get(Tokens.Input).click('left', 1);
+    const clicked = performance.now();
+    await a11y.read({ pid: 1, title: '', width: 0, height: 0 }, { actionableOnly: true });
+    expect(performance.now() - clicked).toBeGreaterThanOrEqual(119);
+    expect(log).toEqual(['read', 'forget', 'click', 'forget', 'read']);
+  });
+
+  it('an aborted read waiting for the settle rejects with the abort', async () => {
+    const { services } = fakes(10_000);
+    await services.get(Tokens.Input).click('left', 1);
+    const ac = new AbortController();
+    const p = services.get(Tokens.Accessibility).read({ pid: 1, title: '', width: 0, height: 0 }, { actionableOnly: true, signal: ac.signal });
+    ac.abort(new Error('cancelled'));
+    await expect(p).rejects.toThrow('cancelled');
   });
 });
