@@ -344,7 +344,7 @@ export class AtspiAccessibility implements Accessibility {
       if (this.useCache) {
         try {
           const items = prefetch && app.ref.bus === byPid[0].ref.bus ? prefetch : undefined;
-          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), unlisted: offscreen, mayBeUnlisted: (n) => !n.states.includes('showing'), items });
+          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), unlisted: offscreen, mayBeUnlisted: (n) => !n.states.includes('showing'), pruneBelow: opts.offscreen !== true, items });
           if (cached && isSkeleton(cached.root)) {
             // a skeleton judgement needs every click action: read the details the cached read skipped
             const rest: RawNode[] = [];

@@ -250,6 +250,13 @@ export class TreeReader {
       unlisted?: (node: RawNode, extents: Rect | null) => boolean;
       /** False when `unlisted` is false for the node whatever its extents: its details are asked together with them. */
       mayBeUnlisted?: (node: RawNode) => boolean;
+      /**
+       * Also rule out, without their extents, the unlisted-looking nodes (`mayBeUnlisted`) below one
+       * whose own extents `unlisted` rules out: the topmost such node of a branch (a hidden
+       * notebook page) gets its extents asked, and if they rule it out, so are those of every such
+       * node below it (GTK 3 gives every unmapped widget the same INT_MIN origin).
+       */
+      pruneBelow?: boolean;
       items?: Promise<CacheItems | null>;
     },
   ): Promise<(TreeReadResult & { partial?: Set<RawNode> }) | null | undefined> {
@@ -295,9 +302,36 @@ export class TreeReader {
     const partial = new Set<RawNode>();
     const unlisted = opts.unlisted;
     /** The details of a wanted node: its extents first when they may rule it out, then the rest only if they do not. */
+    /** Per node that may be unlisted: whether an ancestor's (or its own) extents rule out its branch. */
+    const ruledOut = new Map<RawNode, Promise<boolean>>();
+    /** Extents asked for a branch's top node, reused for its own details. */
+    const topExtents = new Map<RawNode, Promise<Rect | null>>();
+    const prune = opts.pruneBelow === true && unlisted !== undefined && opts.mayBeUnlisted !== undefined;
+    const gate = (n: RawNode, parent: RawNode | undefined): void => {
+      if (!prune || opts.mayBeUnlisted!(n) === false) return;
+      const above = parent ? ruledOut.get(parent) : undefined;
+      if (above) {
+        ruledOut.set(n, above);
+        return;
+      }
+      if (!n.interfaces.includes('Component')) return;
+      const e = this.readExtents(n, deadline);
+      e.catch(() => undefined);
+      topExtents.set(n, e);
+      ruledOut.set(
+        n,
+        e.then((x) => unlisted!(n, x), () => false),
+      );
+    };
     const details = async (n: RawNode): Promise<NodeDetails> => {
       if (!unlisted || opts.mayBeUnlisted?.(n) === false) return this.readDetails(n, deadline);
-      const extents = await this.readExtents(n, deadline);
+      const top = topExtents.get(n);
+      const out = ruledOut.get(n);
+      if (!top && out && (await out)) {
+        partial.add(n);
+        return { extents: null, actions: [] };
+      }
+      const extents = await (top ?? this.readExtents(n, deadline));
       if (!unlisted(n, extents)) return this.readDetails(n, deadline, {}, extents);
       partial.add(n);
       return { extents, actions: [] };
@@ -337,6 +371,7 @@ export class TreeReader {
       );
       const children = read.filter((c): c is RawNode => c !== null);
       n.children = children;
+      for (const c of children) gate(c, n);
       for (const c of children) known(c);
       await Promise.all(children.map(descend));
     };
