@@ -35,14 +35,15 @@ export function inputForgettingServices(inner: ToolServices, settleMs: () => num
   };
   /** A tree read waits until the last input is settleMs old (see INPUT_SETTLE_MS). */
   const settled = async (signal: AbortSignal | undefined) => {
-    const wait = lastInput + settleMs() - performance.now();
-    if (wait <= 0) return;
-    await new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = () => { clearTimeout(t); reject(signal!.reason); };
-      const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, wait);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    // a timer may fire up to a millisecond early: look again until the input really is that old
+    for (let wait = lastInput + settleMs() - performance.now(); wait > 0; wait = lastInput + settleMs() - performance.now()) {
+      await new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
+        const onAbort = () => { clearTimeout(t); reject(signal!.reason); };
+        const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, Math.ceil(wait));
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    }
   };
   return {
     has: (t) => inner.has(t),
