@@ -8,12 +8,15 @@ import { scaledMs } from '../time.js';
  * A tree read that starts this soon after input waits until the input is this old (scaled by the
  * time policy). The compositor has passed the input on once its round trip returned, but the
  * application handles it over several turns of its main loop (GTK 3 takes one queued Wayland event
- * per turn, and answers D-Bus calls in between), so a read sent at once can find a check box
- * clicked but not yet toggled. Nothing the application sends can confirm it has handled input it
- * was given; measured on sway 1.7 at load 6: a `ui` right after a pointer click read the old state
- * in 2 of 3 runs of the coordinates test.
+ * per turn, answers D-Bus calls in between, and holds events back while it paints a frame), so a
+ * read sent at once can find a check box clicked but not yet toggled. Nothing the application
+ * sends can confirm it has handled input it was given. Measured on sway 1.7: a `ui` right after a
+ * pointer click read the old state in 2 of 3 runs of the coordinates test at load 6 with no wait,
+ * and still failed CI runs at 50 ms, on the 1.5-scale output, where gtk3-widget-factory paints its
+ * animated widgets at buffer scale 2. An agent's next call comes later than this anyway; the wait
+ * is felt only by an observation inside the same call (`then: "ui"`, a plan's `ui` step).
  */
-export const INPUT_SETTLE_MS = 50;
+export const INPUT_SETTLE_MS = 150;
 
 /** The backends whose acting methods send input to applications (or change what they show). */
 const SENDING: readonly symbol[] = [Tokens.Input, Tokens.Compositor, Tokens.Accessibility];
