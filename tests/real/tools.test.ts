@@ -6,7 +6,7 @@
 // and decoded with sharp, and the built CLI's doctor. Runs only in the guest
 // (tests/real/run.mjs); HYPRUSE_REAL_COMPOSITOR says which compositor.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -153,9 +153,14 @@ describe(`tool suite on real ${comp}`, () => {
   });
 
   it('click_ui toggles a GTK 3 check button (the app reports it) and types into its entry', async () => {
-    await switchWorkspace('5');
-    const app = startProbe(`real probe ${RUN}`, '#3060c0');
-    const w = await until('the GTK 3 probe mapped', () => windowOfPid(comp, app.child.pid!), scaled(20000));
+    // started as an agent starts an app: launch answers once the new window stopped moving (sway gives a
+    // new tiled window its place after it first maps; a click on the points read before that can miss)
+    const log = join(work, `probe-${RUN}.out`);
+    const l = await server.call('launch', { command: `python3 ${PROBE} 'real probe ${RUN}' '#3060c0' > ${log}`, workspace: '5', wait_s: 30 });
+    expect(l.isError, l.text.join('\n')).toBe(false);
+    const pid = Number(l.data.pid);
+    const w = { address: String(l.data.address) };
+    const app = { out: () => (existsSync(log) ? readFileSync(log, 'utf8') : ''), child: { kill: (sig: NodeJS.Signals) => { try { process.kill(pid, sig); } catch { /* gone */ } } } };
     const c = await server.call('click_ui', { name: 'Real check', window: w.address });
     expect(c.isError, c.text.join('\n')).toBe(false);
     await until('the probe reported the toggle', async () => app.out().includes('toggled 1'), scaled(5000));
