@@ -289,11 +289,20 @@ function a11yAddress(user, env) {
 }
 
 /** null when healthy, else the reason. */
+/** Says so when the AT-SPI bus launcher started with the desktop has ended (another serves the bus now). */
+function noteLauncher(state) {
+  if (state.launcher && !alive(state.launcher)) {
+    log(`note: the AT-SPI bus launcher started with the desktop (pid ${state.launcher.pid}) has ended; the session bus started another when asked${tail(join(LOGS, 'at-spi.log'), 5)}`);
+  }
+}
+
 function healthProblem(state) {
   if (!state) return 'no desktop is running (no state file)';
   for (const [name, rec] of Object.entries(state.pids)) {
     if (!alive(rec)) return `${name} (pid ${rec.pid}) is not running`;
   }
+  // The AT-SPI bus launcher is not among them: the session bus starts another on demand (D-Bus
+  // activation, as on a login session) if it ends; the bus answering GetAddress below is what counts.
   if (!existsSync(state.swaysock)) return `sway IPC socket ${state.swaysock} is missing`;
   if (!existsSync(join(RUN, state.waylandDisplay))) return `Wayland socket ${state.waylandDisplay} is missing`;
   let outputs;
@@ -389,7 +398,7 @@ function cleanup(state) {
   // Apps first (they exit while their buses still exist), then sway, the a11y
   // launcher and whatever else carries the marker, the session bus last.
   terminate((state.apps ?? []).filter(alive));
-  terminate([...Object.values(state.pids ?? {}), ...markedPids(state.instance)].filter(notBus));
+  terminate([...Object.values(state.pids ?? {}), ...(state.launcher ? [state.launcher] : []), ...markedPids(state.instance)].filter(notBus));
   terminate([...markedPids(state.instance), ...(bus ? [bus] : [])]);
   rmSync(RUN, { recursive: true, force: true });
   rmSync(APPS, { recursive: true, force: true });
@@ -402,6 +411,7 @@ function cmdStart() {
     if (old) {
       const problem = healthProblem(old);
       if (!problem) {
+        noteLauncher(old);
         log(`already running and healthy (sway pid ${old.pids.sway.pid}); nothing to do`);
         return;
       }
@@ -439,11 +449,11 @@ function cmdStart() {
       writeState(state);
 
       // 2. the accessibility bus
-      state.pids.atspi = spawnDetached(user, env, '/usr/libexec/at-spi-bus-launcher', ['--launch-immediately'], 'at-spi.log');
+      state.launcher = spawnDetached(user, env, '/usr/libexec/at-spi-bus-launcher', ['--launch-immediately'], 'at-spi.log');
       writeState(state);
       let lastA11y = '';
       const a11y = waitUntil('the AT-SPI bus (org.a11y.Bus.GetAddress)', 10000, () => {
-        if (!alive(state.pids.atspi)) throw new HarnessError(`at-spi-bus-launcher exited${tail(join(LOGS, 'at-spi.log'))}`);
+        if (!alive(state.launcher)) throw new HarnessError(`at-spi-bus-launcher exited${tail(join(LOGS, 'at-spi.log'))}`);
         const r = a11yAddress(user, env);
         lastA11y = r.error ?? '';
         return r.address && existsSync(join(RUN, 'at-spi', 'bus')) ? r.address : null;
@@ -502,6 +512,7 @@ function cmdStatus() {
     process.stdout.write(`unhealthy: ${problem}\n`);
     return 1;
   }
+  noteLauncher(state);
   const apps = (state.apps ?? []).filter(alive).map((a) => `${a.name}:${a.pid}`);
   process.stdout.write(`healthy: sway pid ${state.pids.sway.pid} as ${state.user.name}, ${state.waylandDisplay}, ${RUN}; apps: ${apps.join(' ') || 'none'}\n`);
   return 0;

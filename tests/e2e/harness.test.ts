@@ -174,13 +174,22 @@ describe.skipIf(!desk)('test desktop harness', () => {
     try {
       const started = await run(['start']);
       expect(started.code, started.stderr).toBe(0);
-      const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as DesktopState;
+      const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as DesktopState & { launcher: { pid: number; start: string } };
       expect(state.instance).not.toBe(desktopState()!.instance);
+      // The AT-SPI bus launcher ends: the session bus starts another when asked, the desktop stays healthy and says so.
+      process.kill(state.launcher.pid, 'SIGTERM');
+      await waitFor(() => procStart(state.launcher.pid) !== state.launcher.start, 5000, 'the AT-SPI bus launcher to end');
+      const status = await run(['status']);
+      expect(status.code, status.stdout + status.stderr).toBe(0);
+      expect(status.stderr).toMatch(new RegExp(`AT-SPI bus launcher started with the desktop \\(pid ${state.launcher.pid}\\) has ended`));
       const app = await run(['app', 'zenity-question']);
       expect(app.code, app.stderr).toBe(0);
-      // The a11y bus daemon and registry are not recorded by PID; the marker finds them.
+      // The a11y bus daemon and registry are not recorded by PID; the marker finds them (and the activated launcher).
       const spawned = pidsWithMarker(state.instance);
       expect(spawned.length).toBeGreaterThanOrEqual(5);
+      const launchers = spawned.filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/usr/libexec/at-spi-bus-launcher'));
+      expect(launchers.length, 'one activated AT-SPI bus launcher').toBe(1);
+      expect(launchers[0]).not.toBe(state.launcher.pid);
 
       const stopped = await run(['stop']);
       expect(stopped.code, stopped.stderr).toBe(0);
