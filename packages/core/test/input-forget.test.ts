@@ -36,6 +36,15 @@ function fakes(settleMs = 0) {
   return { log, services: inputForgettingServices(inner, () => settleMs) };
 }
 
+/** Services whose click ends only when the test releases it. */
+function slowClick(settleMs: number) {
+  let release = () => {};
+  const input = { click: () => new Promise<void>((r) => (release = r)) };
+  const a11y = { forget() {}, read: async () => ({ status: 'no_app', reason: '' }) };
+  const inner: ToolServices = { has: () => true, get: <T,>(t: symbol) => (t === Tokens.Input ? input : t === Tokens.Accessibility ? a11y : {}) as T };
+  return { services: inputForgettingServices(inner, () => settleMs), release: () => release() };
+}
+
 describe('input drops reusable accessibility reads', () => {
   it('a click, a cursor move and an element action forget before they start and once they settled', async () => {
     const { log, services } = fakes();
@@ -72,6 +81,28 @@ describe('a tree read right after input waits for the application to handle it',
     await a11y.read({ pid: 1, title: '', width: 0, height: 0 }, { actionableOnly: true });
     expect(performance.now() - clicked).toBeGreaterThanOrEqual(120);
     expect(log).toEqual(['read', 'forget', 'click', 'forget', 'read']);
+  });
+
+  it('once a tool saw the input handled (inputHandled), the next read does not wait; input still on its way keeps the wait', async () => {
+    const { log, services } = fakes(10_000);
+    const a11y = services.get(Tokens.Accessibility);
+    const q = { pid: 1, title: '', width: 0, height: 0 };
+    await services.get(Tokens.Input).click('left', 1);
+    a11y.inputHandled!();
+    const t0 = performance.now();
+    await a11y.read(q, { actionableOnly: true });
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(log).toEqual(['forget', 'click', 'forget', 'read']);
+
+    // a click still on its way when inputHandled comes: the read after it waits all the same
+    const slow = slowClick(40);
+    const clicking = slow.services.get(Tokens.Input).click('left', 1);
+    slow.services.get(Tokens.Accessibility).inputHandled!();
+    slow.release();
+    await clicking;
+    const t1 = performance.now();
+    await slow.services.get(Tokens.Accessibility).read(q, { actionableOnly: true });
+    expect(performance.now() - t1).toBeGreaterThanOrEqual(35);
   });
 
   it('an aborted read waiting for the settle rejects with the abort', async () => {

@@ -159,6 +159,8 @@ async function readBack(ctx: ToolContext, item: UiItem) {
     await sleep(10, ctx.signal);
     now = await a11y.refresh(item.ref, ctx.signal);
   }
+  // the app shows the click's effect: it has handled the click, a following read need not wait for it
+  if (now && watch && (now.checked !== item.checked || now.value?.current !== item.value)) a11y.inputHandled?.();
   return now;
 }
 

@@ -84,6 +84,12 @@ export interface Accessibility {
   read(window: A11yWindowQuery, opts: A11yReadOptions): Promise<A11yReadResult>;
   /** Input was sent (or is about to be): no read taken before now is reused. */
   forget?(): void;
+  /**
+   * The caller saw the application show the effect of the input sent so far (a clicked check box
+   * read back toggled): the application has handled it, so a read need not wait for it to settle.
+   * Answered by the tool pipeline, which times that wait; a backend has nothing to do.
+   */
+  inputHandled?(): void;
   /** Whether the element still exists (one cheap call): checked before acting on an element of a reused read. */
   exists?(ref: A11yElement['ref'], signal?: AbortSignal): Promise<boolean>;
   /** Current state of one element (after an action), or null if it is gone. */
