@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFileSync, readdirSync } from 'node:fs';
 
 /** Screen lockers known by process name (`/proc/<pid>/comm`, capped at 15 characters; swaylock-effects installs as swaylock). */
 export const LOCKER_NAMES = ['swaylock', 'hyprlock', 'gtklock', 'waylock'] as const;
@@ -33,17 +33,24 @@ function loginctlLockedHint(env: NodeJS.ProcessEnv, signal?: AbortSignal): Promi
 async function lockerProcess(env: NodeJS.ProcessEnv): Promise<string | null> {
   let pids: string[];
   try {
-    pids = (await readdir('/proc')).filter((p) => /^\d+$/.test(p));
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
   } catch {
     return null;
   }
   const names = new Set<string>(LOCKER_NAMES);
-  // read every comm at once: one round of the event loop, not one per process
-  const comms = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/comm`, 'utf8').then((c) => c.trim(), () => '')));
-  for (const [i, comm] of comms.entries()) {
+  // Synchronous reads: /proc answers from memory, and one pass costs about 15 µs a process here,
+  // where the same reads through the thread pool cost 9-11 ms for 77 processes (on every act on a
+  // compositor that cannot say whether it is locked).
+  for (const pid of pids) {
+    let comm: string;
+    try {
+      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
     if (!names.has(comm)) continue;
     try {
-      const environ = (await readFile(`/proc/${pids[i]}/environ`, 'utf8')).split('\0');
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       const get = (k: string) => environ.find((e) => e.startsWith(`${k}=`))?.slice(k.length + 1);
       if (env.WAYLAND_DISPLAY && get('WAYLAND_DISPLAY') !== env.WAYLAND_DISPLAY) continue;
       if (env.XDG_RUNTIME_DIR && get('XDG_RUNTIME_DIR') !== env.XDG_RUNTIME_DIR) continue;
