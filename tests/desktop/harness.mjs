@@ -288,7 +288,6 @@ function a11yAddress(user, env) {
   return { address: JSON.parse(r.out).data[0] };
 }
 
-/** null when healthy, else the reason. */
 /** Says so when the AT-SPI bus launcher started with the desktop has ended (another serves the bus now). */
 function noteLauncher(state) {
   if (state.launcher && !alive(state.launcher)) {
@@ -296,6 +295,7 @@ function noteLauncher(state) {
   }
 }
 
+/** null when healthy, else the reason. */
 function healthProblem(state) {
   if (!state) return 'no desktop is running (no state file)';
   for (const [name, rec] of Object.entries(state.pids)) {

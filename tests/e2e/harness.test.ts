@@ -187,7 +187,14 @@ describe.skipIf(!desk)('test desktop harness', () => {
       // The a11y bus daemon and registry are not recorded by PID; the marker finds them (and the activated launcher).
       const spawned = pidsWithMarker(state.instance);
       expect(spawned.length).toBeGreaterThanOrEqual(5);
-      const launchers = spawned.filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/usr/libexec/at-spi-bus-launcher'));
+      const cmdline = (pid: number) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        } catch {
+          return ''; // ended since it was listed
+        }
+      };
+      const launchers = spawned.filter((pid) => cmdline(pid).startsWith('/usr/libexec/at-spi-bus-launcher'));
       expect(launchers.length, 'one activated AT-SPI bus launcher').toBe(1);
       expect(launchers[0]).not.toBe(state.launcher.pid);
 

@@ -155,12 +155,13 @@ async function readBack(ctx: ToolContext, item: UiItem) {
   const end = Date.now() + scaledMs(READ_BACK_MS, ctx.env);
   let now = await a11y.refresh(item.ref, ctx.signal);
   const watch = watchesState(item);
-  while (now && watch && Date.now() < end && now.checked === item.checked && now.value?.current === item.value) {
+  const changed = () => !!now && (now.checked !== item.checked || now.value?.current !== item.value);
+  while (now && watch && Date.now() < end && !changed()) {
     await sleep(10, ctx.signal);
     now = await a11y.refresh(item.ref, ctx.signal);
   }
   // the app shows the click's effect: it has handled the click, a following read need not wait for it
-  if (now && watch && (now.checked !== item.checked || now.value?.current !== item.value)) a11y.inputHandled?.();
+  if (watch && changed()) a11y.inputHandled?.();
   return now;
 }
 

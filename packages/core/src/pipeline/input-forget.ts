@@ -12,9 +12,9 @@ import { scaledMs } from '../time.js';
  * read sent at once can find a check box clicked but not yet toggled. Nothing the application
  * sends confirms in general that it has handled input; where a tool reads the input's effect back
  * (a clicked check box now toggled), it says so (`inputHandled`) and the next read does not wait.
- * Measured on sway 1.7: a `ui` right after a pointer click read the old state in 2 of 3 runs of the coordinates test at load 6 with no wait,
- * and still failed CI runs at 50 ms, on the 1.5-scale output, where gtk3-widget-factory paints its
- * animated widgets at buffer scale 2. An agent's next call comes later than this anyway; the wait
+ * Measured on sway 1.7: a `ui` right after a pointer click read the old state in 2 of 3 runs of
+ * the coordinates test at load 6 with no wait, and still failed CI runs at 50 ms, on the 1.5-scale
+ * output, where gtk3-widget-factory paints its animated widgets at buffer scale 2. An agent's next call comes later than this anyway; the wait
  * is felt only by an observation inside the same call (`then: "ui"`, a plan's `ui` step).
  */
 export const INPUT_SETTLE_MS = 150;
@@ -22,7 +22,7 @@ export const INPUT_SETTLE_MS = 150;
 /** The backends whose acting methods send input to applications (or change what they show). */
 const SENDING: readonly symbol[] = [Tokens.Input, Tokens.Compositor, Tokens.Accessibility];
 /** Acting methods that deliver nothing to an application. */
-const HARMLESS = new Set(['dispose', 'releaseAll', 'forget', 'inputHandled']);
+const HARMLESS = new Set(['dispose', 'releaseAll', 'forget']);
 
 /**
  * Tool services that tell the accessibility backend (`forget`) whenever a tool sends input: any
