@@ -48,7 +48,7 @@ export type { HypruseConfig, HypruseConfigInput } from './config/schema.js';
 export { runtimeDir, sessionEnvironment } from './runtime.js';
 export { loadConfig } from './config/load.js';
 export type { LoadedConfig, ConfigSource, LoadOptions } from './config/load.js';
-export { ENV_VARS, envOverrides, parseConfine, parseAuthGuard } from './config/env.js';
+export { ENV_VARS, envOverrides, parseConfine, parseAuthGuard, parseAlwaysLoad, DEFAULT_ALWAYS_LOAD } from './config/env.js';
 export type { EnvVarSpec } from './config/env.js';
 export { parseCombo, parseModifiers, formatCombo } from './keys.js';
 export { Pipeline, THEN_VALUES } from './pipeline/pipeline.js';

@@ -88,6 +88,20 @@ export function parseJournal(raw: string): string | null {
   return v;
 }
 
+/** Tools an MCP host loads up front rather than behind its tool search: the ones almost every task uses. */
+export const DEFAULT_ALWAYS_LOAD = ['desktop', 'screenshot', 'ui', 'get_text', 'click_ui', 'act', 'keyboard', 'pointer', 'launch', 'wait_for'] as const;
+
+export function parseAlwaysLoad(raw: string): string[] {
+  const v = raw.trim().toLowerCase();
+  if (v === 'all' || v === '*') return ['*'];
+  if (FALSE.has(v) || v === 'none') return [];
+  if (v === 'core' || v === 'default') return [...DEFAULT_ALWAYS_LOAD];
+  const names = v.split(',').map((p) => p.trim()).filter(Boolean);
+  const bad = names.find((n) => !/^[a-z_]+$/.test(n));
+  if (bad) throw new UsageError(`HYPRUSE_ALWAYS_LOAD: "${bad}" is not a tool name; accepted: a comma list of tool names, all, none or core`, { code: 'usage.config' });
+  return names;
+}
+
 export const ENV_VARS: EnvVarSpec[] = [
   { name: 'HYPRUSE_CONFIG', path: null, accepted: 'a file path', description: 'Use this config file instead of searching.' },
   { name: 'HYPRUSE_COMPOSITOR', path: 'compositor', accepted: 'auto, hyprland, sway, niri, or a plugin id', description: 'Force the compositor plugin.', parse: (r) => r.trim() || 'auto' },
@@ -111,6 +125,7 @@ export const ENV_VARS: EnvVarSpec[] = [
   { name: 'HYPRUSE_STOP_CHORD', path: 'stopChord', accepted: 'a key combination (super+alt+Escape) or off', description: 'The stop chord.', parse: (r) => r.trim() || 'off' },
   { name: 'HYPRUSE_MONITOR', path: 'monitor.serve', accepted: '1/true/yes/on | 0/false/no/off', description: 'The MCP server also serves the monitor page.', parse: bool('HYPRUSE_MONITOR') },
   { name: 'HYPRUSE_KEYBOARD', path: 'input.keyboard', accepted: 'auto | wire | wtype', description: 'Keyboard delivery path.', parse: oneOf('HYPRUSE_KEYBOARD', ['auto', 'wire', 'wtype']) },
+  { name: 'HYPRUSE_ALWAYS_LOAD', path: 'mcp.alwaysLoad', accepted: 'comma list of tool names, all, none or core', description: 'Tools MCP hosts load up front instead of behind their tool search.', parse: parseAlwaysLoad },
   { name: 'HYPRUSE_TIME_SCALE', path: 'timeScale', accepted: `a number from ${MIN_TIME_SCALE} to ${MAX_TIME_SCALE}`, description: 'Multiply every timeout (IPC, Wayland, capture, AT-SPI, doctor) for a slow machine.', parse: timeScaleVar },
   { name: 'HYPRUSE_LAUNCH_TOKEN', path: null, accepted: '(set by hypruse)', description: 'Set by hypruse in the environment of processes it launches, so their windows are recognised even through launchers; not for users to set.' },
   { name: 'HYPRUSE_LOG', path: null, accepted: 'debug | info | warn | error', description: 'Log level on stderr.' },

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { DEFAULT_ALWAYS_LOAD } from './env.js';
+
+export { DEFAULT_ALWAYS_LOAD };
 
 export const DEFAULT_DANGEROUS = [
   'Delete', 'Send', 'Pay', 'Buy', 'Submit', 'Confirm', 'Publish', 'Merge', 'Uninstall',
@@ -111,6 +114,17 @@ export const ConfigSchema = z
       })
       .prefault({})
       .describe('Input delivery.'),
+    mcp: z
+      .object({
+        alwaysLoad: z
+          .array(z.string())
+          .default([...DEFAULT_ALWAYS_LOAD])
+          .describe(
+            'Tools listed with `_meta: {"anthropic/alwaysLoad": true}`, so hosts that hide MCP tools behind a tool search (Claude Code) load them up front; "*" = every tool, [] = none. Names of tools not listed in this session are ignored. Env: HYPRUSE_ALWAYS_LOAD (comma list, `all`, `none` or `core`).',
+          ),
+      })
+      .prefault({})
+      .describe('The MCP server.'),
     sequence: z
       .object({
         maxSteps: z.number().int().min(1).max(200).default(30),

@@ -43,6 +43,15 @@ export function inputJsonSchema(tool: AnyTool): Record<string, unknown> {
 
 export { outputJsonSchema };
 
+/** The tool `_meta` key that keeps a tool out of a host's deferred tool search (Claude Code). */
+export const ALWAYS_LOAD = 'anthropic/alwaysLoad';
+
+/** Whether a tool is listed as always loaded: by its name or the name it is listed under (`hypr`/`wm`), or "*". */
+export function alwaysLoaded(config: HypruseConfig, name: string, listedAs: string): boolean {
+  const wanted = config.mcp.alwaysLoad;
+  return wanted.includes('*') || wanted.includes(name) || wanted.includes(listedAs);
+}
+
 /** Annotations are derived from the tool's one semantic field, `effect`, never hand-written. */
 export function annotationsFor(tool: AnyTool, title: string) {
   const effect = tool.effect ?? (tool.kind === 'observe' ? 'observe' : 'destructive');
@@ -93,9 +102,11 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const { pipeline, config } = await ready();
     const registry = pipeline.registry;
+    // the registry's order (built-in tools as documented, then plugins' in load order): the same on every start
     return {
       tools: registry.listed(config).map((tool) => {
         const name = registry.nameOf(tool);
+        const alwaysLoad = alwaysLoaded(config, tool.name, name);
         const description = config.readonly ? (tool.readonlyDescription ?? tool.description) : tool.description;
         return {
           name,
@@ -104,6 +115,7 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
           inputSchema: inputJsonSchema(tool) as { type: 'object'; [k: string]: unknown },
           outputSchema: outputJsonSchema(tool) as { type: 'object'; [k: string]: unknown },
           annotations: annotationsFor(tool, tool.title),
+          ...(alwaysLoad ? { _meta: { [ALWAYS_LOAD]: true } } : {}),
         };
       }),
     };
