@@ -90,7 +90,8 @@ describe.skipIf(!desk)('sway plugin faults (real sway)', () => {
     const t0 = Date.now();
     const res = await comp.launch('exit 3', { timeoutMs: 8000 });
     expect(res.window).toBeNull();
-    expect(res.note).toMatch(/exited with code 3/);
+    expect(res.note).toMatch(/ended \(exit status 3\)/);
+    expect(res.exited).toMatchObject({ code: 3, signal: null });
     expect(Date.now() - t0).toBeLessThan(scaledMs(1500));
   });
 

@@ -7,3 +7,5 @@ export type { ElementFilter } from './elements.js';
 export { pickWindow } from './window-matcher.js';
 export { decodeStates, Role, ACTIONABLE_ROLES } from './atspi-constants.js';
 export type { RawNode, NodeRef } from './tree-reader.js';
+export { APP_FAMILIES, AppFamilyTable, planLaunch, programOf, recognise } from './app-families.js';
+export type { AppFamily } from './app-families.js';

@@ -1,8 +1,9 @@
 import { PLUGIN_API_VERSION, Tokens, definePlugin, type HypruseConfig, type Logger } from '@hypruse/core';
 import { instanceCachingFactory } from 'tsyringe';
 import { AtspiAccessibility } from './atspi-accessibility.js';
+import { AppFamilyTable } from './app-families.js';
 
-/** Registers the AT-SPI accessibility backend (one instance per container, created on first use). */
+/** Registers the AT-SPI accessibility backend (one instance per container, created on first use) and the application-family table. */
 export const a11yPlugin = definePlugin({
   name: 'a11y',
   apiVersion: PLUGIN_API_VERSION,
@@ -15,5 +16,6 @@ export const a11yPlugin = definePlugin({
         return new AtspiAccessibility({ env, timeoutMs: config.a11y.timeoutMs, maxNodes: config.a11y.maxNodes, logger });
       }),
     });
+    container.register(Tokens.AppFamilies, { useValue: new AppFamilyTable() });
   },
 });

@@ -181,7 +181,7 @@ export class NiriCompositor implements Compositor {
       { timeoutMs: opts.timeoutMs, signal: opts.signal },
     );
     if (!wait.window) {
-      return { pid: wait.pid, window: null, note: `${wait.note}${streamError ? ` (event stream unavailable: ${streamError}; polled instead)` : ''}` };
+      return { pid: wait.pid, window: null, note: `${wait.note}${streamError ? ` (event stream unavailable: ${streamError}; polled instead)` : ''}`, ...(wait.exited ? { exited: wait.exited } : {}) };
     }
     const id = Number(wait.window.address);
     const found = (await this.ipc.windows()).find((w) => w.id === id);

@@ -243,7 +243,7 @@ describe('launch', () => {
     niri = make({ spawner, processTable: table({}) });
     const t0 = Date.now();
     const r = await niri.launch('no-such-program', { timeoutMs: 5000 });
-    expect(r.note).toMatch(/exited with code 127/);
+    expect(r.note).toMatch(/ended \(exit status 127\)/);
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 

@@ -200,7 +200,7 @@ export class SwayCompositor implements Compositor {
       { timeoutMs: opts.timeoutMs, signal: opts.signal },
     );
     const pid = wait.pid;
-    if (!wait.window) return { pid, window: null, note: wait.note };
+    if (!wait.window) return { pid, window: null, note: wait.note, ...(wait.exited ? { exited: wait.exited } : {}) };
     const found = wait.window.address;
     let win = await this.windowByAddress(found);
     if (target && win && win.workspace !== target) {

@@ -12,6 +12,7 @@ export type {
   Accessibility, A11yElement, A11yOption, A11yValue, A11yWindowQuery, A11yReadOptions, A11yReadResult,
 } from './contracts/accessibility.js';
 export type { Clipboard, ClipboardContent } from './contracts/clipboard.js';
+export type { AppFamilies, LaunchPlan } from './contracts/app-families.js';
 export type { ToolKind, ToolEffect, ToolSpec, Intent, ToolContext, ToolServices, ToolDefinition, AnyTool } from './contracts/tool.js';
 export { defineTool, kindOf } from './contracts/tool.js';
 export { fact, isFact, factRegistry } from './contracts/facts.js';
@@ -45,7 +46,7 @@ export {
 export { readingOrder, readingSequence } from './reading-order.js';
 export { ConfigSchema, defineConfig, defaultConfig, DEFAULT_DANGEROUS, PolicyTier } from './config/schema.js';
 export type { HypruseConfig, HypruseConfigInput } from './config/schema.js';
-export { runtimeDir, sessionEnvironment } from './runtime.js';
+export { runtimeDir, sessionEnvironment, launchEnvironment } from './runtime.js';
 export { loadConfig } from './config/load.js';
 export type { LoadedConfig, ConfigSource, LoadOptions } from './config/load.js';
 export { ENV_VARS, envOverrides, parseConfine, parseAuthGuard, parseAlwaysLoad, DEFAULT_ALWAYS_LOAD } from './config/env.js';
@@ -76,8 +77,8 @@ export type { ProcStat, ProcessTable } from './process/proc.js';
 export { LaunchMatcher, LAUNCH_TOKEN_VAR, newLaunchToken } from './process/launch-match.js';
 export type { LaunchMatchOptions } from './process/launch-match.js';
 export { spawnDetached, startLaunch } from './process/spawn.js';
-export { awaitLaunchedWindow } from './process/await-launch.js';
-export type { LaunchSteps, LaunchWait, LaunchWindowRef } from './process/await-launch.js';
+export { awaitLaunchedWindow, describeExit } from './process/await-launch.js';
+export type { LaunchSteps, LaunchWait, LaunchWindowRef, LaunchExit } from './process/await-launch.js';
 export type { Spawner, SpawnedProcess, StartedLaunch } from './process/spawn.js';
 export { shQuote, wrapLaunchCommand } from './process/launch-command.js';
 export { EventQueue, MAX_BUFFERED_EVENTS } from './events/event-queue.js';

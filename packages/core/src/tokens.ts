@@ -1,4 +1,5 @@
 import type { Accessibility } from './contracts/accessibility.js';
+import type { AppFamilies } from './contracts/app-families.js';
 import type { Capture, Imaging } from './contracts/capture.js';
 import type { Clipboard } from './contracts/clipboard.js';
 import type { Compositor, CompositorFactory } from './contracts/compositor.js';
@@ -38,4 +39,6 @@ export const Tokens = {
   Presence: token<Presence>('Presence'),
   /** The on-screen indicator (click-through surfaces while the agent acts). */
   Indicator: token<Indicator>('Indicator'),
+  /** Application families (toolkits, engines): the environment and switches a launched app needs. */
+  AppFamilies: token<AppFamilies>('AppFamilies'),
 } as const;

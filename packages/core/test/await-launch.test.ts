@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { awaitLaunchedWindow, type LaunchWindowRef } from '../src/process/await-launch.js';
+import { awaitLaunchedWindow, describeExit, type LaunchWindowRef } from '../src/process/await-launch.js';
 import { LaunchMatcher } from '../src/process/launch-match.js';
 import type { ProcessTable } from '../src/process/proc.js';
 import { EventQueue } from '../src/events/event-queue.js';
@@ -15,11 +15,12 @@ function rig(opts: { stream?: 'ok' | 'none'; exitCode?: number } = {}) {
   const rows: Record<number, number> = { 700: 1, 701: 700, 900: 1 };
   const listed: LaunchWindowRef[] = [{ address: 'old', pid: 900 }];
   const queue = new EventQueue(() => {});
-  let exit: number | undefined;
+  let exit: number | null | undefined;
+  let signal: string | null | undefined;
   const steps = {
     subscribe: async () => (opts.stream === 'none' ? null : queue),
     windows: async () => [...listed],
-    start: async () => ({ child: { pid: 700, exitCode: () => exit }, matcher: new LaunchMatcher({ root: 700, table: table(rows) }) }),
+    start: async () => ({ child: { pid: 700, exitCode: () => exit, exitSignal: () => signal, errorTail: () => (exit === undefined ? '' : 'qt.qpa.xcb: could not connect to display') }, matcher: new LaunchMatcher({ root: 700, table: table(rows) }) }),
   };
   return {
     steps, queue, listed, rows,
@@ -27,8 +28,9 @@ function rig(opts: { stream?: 'ok' | 'none'; exitCode?: number } = {}) {
       listed.push({ address, pid });
       if (event !== 'none') queue.push({ type: 'window_open', address, class: 'foot', ...(event === 'with-pid' ? { pid } : {}) });
     },
-    exit(code: number) {
+    exit(code: number | null, sig: string | null = null) {
       exit = code;
+      signal = sig;
       delete rows[700];
       delete rows[701];
     },
@@ -96,7 +98,26 @@ describe('awaitLaunchedWindow: one launch policy for every compositor plugin', (
     const t0 = Date.now();
     const w = await awaitLaunchedWindow(r.steps, { timeoutMs: 5000 });
     expect(Date.now() - t0).toBeLessThan(2000);
-    expect(w).toMatchObject({ window: null, pid: 700, note: 'the command exited with code 127 before opening a window' });
+    expect(w).toMatchObject({
+      window: null, pid: 700, note: 'the command ended (exit status 127) before opening a window',
+      exited: { code: 127, signal: null, errorTail: 'qt.qpa.xcb: could not connect to display' },
+    });
+  });
+
+  it('stops early, naming the signal and the error output, when a signal ended the command', async () => {
+    const r = rig();
+    later(30, () => r.exit(null, 'SIGABRT'));
+    const t0 = Date.now();
+    const w = await awaitLaunchedWindow(r.steps, { timeoutMs: 5000 });
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(w.exited).toEqual({ code: null, signal: 'SIGABRT', errorTail: 'qt.qpa.xcb: could not connect to display' });
+    expect(w.note).toBe('the command ended (killed by SIGABRT) before opening a window');
+  });
+
+  it('names the signal behind a shell status above 128', () => {
+    expect(describeExit({ code: 134, signal: null })).toBe('exit status 134 (SIGABRT)');
+    expect(describeExit({ code: 1, signal: null })).toBe('exit status 1');
+    expect(describeExit({ code: null, signal: 'SIGSEGV' })).toBe('killed by SIGSEGV');
   });
 
   it('a cancelled wait is cancelled', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NotFoundError, defineTool, fact, result, scaledMs, type ToolContext, type Window } from '@hypruse/core';
+import { HypruseError, NotFoundError, Tokens, defineTool, describeExit, fact, launchEnvironment, result, scaledMs, type AppFamilies, type LaunchPlan, type ToolContext, type Window } from '@hypruse/core';
 import { workspaceField } from './common/fields.js';
 import { compositorOf, requireCapability } from './common/desktop.js';
 import { address, className, pair } from './common/output.js';
@@ -42,6 +42,12 @@ export async function settleWindow(ctx: ToolContext, w: Window): Promise<{ windo
   return { window: cur, ms: Date.now() - t0, settled: true };
 }
 
+/** The application-family table's plan for this command (the command as given when no table is registered). */
+function planFor(ctx: ToolContext, command: string): LaunchPlan {
+  if (!ctx.services.has(Tokens.AppFamilies)) return { command, env: {}, families: [], added: [] };
+  return ctx.services.get<AppFamilies>(Tokens.AppFamilies).planLaunch(command, ctx.env);
+}
+
 const launchOutput = z.strictObject({
   address, class: className, title: z.string(), workspace: fact(z.string()).nullable(), pid: z.number().nullable(),
   /** Where the window settled (null when the compositor reports no position: niri's tiled windows), and its size. */
@@ -78,7 +84,17 @@ export const launchTool = defineTool({
   },
   async handle(args, ctx) {
     const waitMs = Math.min(30, Math.max(1, args.wait_s)) * 1000;
-    const r = await compositorOf(ctx).launch(args.command, { workspace: args.workspace, timeoutMs: waitMs, signal: ctx.signal });
+    const comp = compositorOf(ctx);
+    const plan = planFor(ctx, args.command);
+    const env = { ...launchEnvironment(ctx.env, comp.displayName), ...plan.env };
+    const r = await comp.launch(plan.command, { workspace: args.workspace, timeoutMs: waitMs, signal: ctx.signal, env });
+    if (!r.window && r.exited) {
+      const said = r.exited.errorTail ? `; its last error output:\n${r.exited.errorTail}` : '; it wrote nothing to its error output';
+      throw new HypruseError('error.launch_exited', `${JSON.stringify(args.command)}${r.pid ? ` (pid ${r.pid})` : ''} ended (${describeExit(r.exited)}) before opening a window${said}`, {
+        hint: 'the program failed at start: read its error output above; check the command and its arguments (run it in a terminal to see more)',
+        data: { pid: r.pid, exit_code: r.exited.code, signal: r.exited.signal, error_output: r.exited.errorTail },
+      });
+    }
     if (!r.window) {
       throw new NotFoundError('not_found.launch', `launched ${JSON.stringify(args.command)}${r.pid ? ` (pid ${r.pid})` : ''}, but no window of it appeared within ${waitMs / 1000}s`, {
         hint: 'call desktop to look; the app may open slowly (raise wait_s) or not open a window at all',
@@ -90,7 +106,8 @@ export const launchTool = defineTool({
     const w = s.window;
     ctx.session.observed.set(w.address, { ...w.geometry });
     const moving = s.settled ? '' : `the window was still moving after ${Math.round(s.ms / 100) / 10}s; read its points again before acting`;
-    const note = [r.note, moving].filter(Boolean).join('; ');
+    const switches = plan.added.length ? `started with ${plan.added.join(', ')}` : '';
+    const note = [r.note, switches, moving].filter(Boolean).join('; ');
     const data = {
       address: w.address, class: w.class, title: w.title, workspace: args.workspace && r.relocated ? args.workspace : w.workspace, pid: w.pid,
       at: w.positionUnknown === undefined ? [w.geometry.x, w.geometry.y] as [number, number] : null, size: [w.geometry.width, w.geometry.height] as [number, number],

@@ -1,3 +1,4 @@
+import type { LaunchExit } from '../process/await-launch.js';
 import type { Desktop, DesktopEvent, Window } from './desktop.js';
 import type { Point } from './geometry.js';
 import type { KeyCombo } from './input.js';
@@ -65,6 +66,8 @@ export interface LaunchResult {
   /** The app ignored the workspace request and was moved there afterwards. */
   relocated?: boolean;
   note?: string;
+  /** The command ended with a failure before any window of it appeared: how, and its last error output. */
+  exited?: LaunchExit;
 }
 
 export interface Bind {

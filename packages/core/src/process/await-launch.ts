@@ -1,3 +1,4 @@
+import { constants as osConstants } from 'node:os';
 import type { EventSubscription } from '../contracts/compositor.js';
 import { CancelledError } from '../errors.js';
 import type { LaunchMatcher } from './launch-match.js';
@@ -28,6 +29,28 @@ export interface LaunchWait {
   note?: string;
   /** Windows that opened meanwhile and belong to someone else (never taken). */
   strangers: string[];
+  /** Set when the started command ended (with a failure) before any window of it appeared. */
+  exited?: LaunchExit;
+}
+
+/** How a launched command ended before opening a window. */
+export interface LaunchExit {
+  /** Its exit status, or null when a signal ended it. */
+  code: number | null;
+  /** The signal that ended it ('SIGSEGV'), or null. */
+  signal: string | null;
+  /** The last lines of its error output ('' when it wrote none). */
+  errorTail: string;
+}
+
+/** "exit status 1", "killed by SIGSEGV", "exit status 134 (the shell's report of SIGABRT)". */
+export function describeExit(e: Pick<LaunchExit, 'code' | 'signal'>): string {
+  if (e.signal) return `killed by ${e.signal}`;
+  if (typeof e.code === 'number' && e.code > 128 && e.code < 128 + 65) {
+    const name = Object.entries(osConstants.signals).find(([, n]) => n === e.code! - 128)?.[0];
+    if (name) return `exit status ${e.code} (${name})`;
+  }
+  return `exit status ${e.code}`;
 }
 
 const POLL_MS = 150;
@@ -47,6 +70,7 @@ const EVENT_SLICE_MS = 200;
 export async function awaitLaunchedWindow(steps: LaunchSteps, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<LaunchWait> {
   const { signal } = opts;
   let sub: EventSubscription | null = null;
+  let started: Awaited<ReturnType<LaunchSteps['start']>> | null = null;
   try {
     sub = await steps.subscribe();
   } catch {
@@ -55,7 +79,8 @@ export async function awaitLaunchedWindow(steps: LaunchSteps, opts: { timeoutMs:
   try {
     const baseline = new Set((await steps.windows(signal)).map((w) => w.address));
     if (signal?.aborted) throw new CancelledError();
-    const { child, matcher } = await steps.start();
+    started = await steps.start();
+    const { child, matcher } = started;
     const pid = child?.pid ?? null;
     const deadline = Date.now() + Math.max(0, opts.timeoutMs);
     const strangers: string[] = [];
@@ -85,11 +110,13 @@ export async function awaitLaunchedWindow(steps: LaunchSteps, opts: { timeoutMs:
       const left = deadline - Date.now();
       if (left <= 0) break;
       const code = child?.exitCode();
-      if (typeof code === 'number' && code !== 0 && !matcher.alive()) {
+      const sig = child?.exitSignal?.() ?? null;
+      if (code !== undefined && (code !== 0 || sig) && !matcher.alive()) {
         // the command failed; a window it opened just before exiting still counts
         const last = await scan();
         if (last) return { window: last, pid, strangers };
-        return { window: null, pid, strangers, note: `the command exited with code ${code} before opening a window` };
+        const exited: LaunchExit = { code: code ?? null, signal: sig, errorTail: child?.errorTail?.() ?? '' };
+        return { window: null, pid, strangers, exited, note: `the command ended (${describeExit(exited)}) before opening a window` };
       }
       if (sub) {
         let ev;
@@ -138,5 +165,6 @@ export async function awaitLaunchedWindow(steps: LaunchSteps, opts: { timeoutMs:
     return { window: null, pid, strangers, note: `${who} no window of that process appeared within ${secs}s${others}.${handoff}` };
   } finally {
     sub?.close();
+    started?.child?.release?.();
   }
 }

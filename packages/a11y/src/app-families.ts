@@ -1,0 +1,237 @@
+import { closeSync, openSync, readSync, realpathSync, statSync, existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { AppFamilies, LaunchPlan } from '@hypruse/core';
+
+/**
+ * One application family (a toolkit or an engine) as data: how it is
+ * recognised and what it needs at start to run on a Wayland session and to
+ * expose its accessibility tree. This table is the one place in hypruse that
+ * knows such things; code reads it and names no app.
+ */
+export interface AppFamily {
+  id: string;
+  /** Who belongs to it, in words. */
+  title: string;
+  /** Program names (the command's program, or the file it resolves to), matched exactly. */
+  binaries?: string[];
+  /** Program names matched by pattern (an `electron25` binary). */
+  binaryPatterns?: RegExp[];
+  /** Files beside the resolved program (or one folder up) whose presence marks the family. */
+  markerFiles?: string[];
+  /** Shared libraries the program links (sonames, matched as a prefix in its dynamic string table). */
+  libraries?: string[];
+  /** Desktop-entry ids / Wayland app ids of its apps (for matching windows and `doctor`). */
+  desktopIds?: string[];
+  /** The toolkit name its apps report over AT-SPI (Application.ToolkitName). */
+  atspiToolkit?: string[];
+  /**
+   * Environment set for every launched command: a toolkit reads only its own
+   * variables, and a launcher script hides which toolkit runs, so these are
+   * safe and useful everywhere.
+   */
+  env?: Record<string, string>;
+  /** Values that undo a switch-off the host's environment carries: set only when the session has the variable. */
+  undoHostEnv?: Record<string, string>;
+  /** Command-line switches added when the program is recognised (after the program word, unless already given). */
+  switches?: string[];
+  /** What was measured about it (versions, facts); shown by nothing, read by people. */
+  facts?: string;
+}
+
+export const APP_FAMILIES: readonly AppFamily[] = [
+  {
+    id: 'chromium',
+    title: 'Chromium and the browsers built on it',
+    binaries: [
+      'chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'google-chrome-beta', 'google-chrome-unstable', 'chrome',
+      'brave', 'brave-browser', 'microsoft-edge', 'microsoft-edge-stable', 'microsoft-edge-beta', 'vivaldi', 'vivaldi-stable', 'opera', 'thorium-browser', 'ungoogled-chromium',
+    ],
+    desktopIds: ['chromium', 'google-chrome', 'brave-browser', 'microsoft-edge', 'vivaldi-stable', 'opera'],
+    atspiToolkit: ['Chromium'],
+    switches: ['--force-renderer-accessibility'],
+    facts:
+      'Chromium 156 exposes an empty window over AT-SPI unless started with --force-renderer-accessibility; ACCESSIBILITY_ENABLED, GNOME_ACCESSIBILITY, toolkit-accessibility and ScreenReaderEnabled made no difference. Without XDG_SESSION_TYPE=wayland it tries X11 and exits.',
+  },
+  {
+    id: 'electron',
+    title: 'Electron apps (Chromium inside: VS Code, Slack, Discord, Obsidian, Signal...)',
+    binaries: [
+      'electron', 'code', 'code-insiders', 'codium', 'vscodium', 'cursor', 'slack', 'discord', 'discord-ptb', 'discord-canary', 'obsidian', 'signal-desktop',
+      'element-desktop', 'teams-for-linux', 'mattermost-desktop', 'bitwarden', 'notion-app', 'joplin', 'logseq', 'github-desktop', 'postman', 'insomnia', 'zettlr', 'whatsapp-for-linux',
+    ],
+    binaryPatterns: [/^electron\d+$/],
+    // an Electron app ships its code as resources/app.asar (or resources/app/) beside the Chromium runtime
+    markerFiles: ['resources/app.asar', 'resources/app', '../resources/app.asar', '../resources/app'],
+    desktopIds: ['code', 'code-oss', 'codium', 'slack', 'discord', 'obsidian', 'signal', 'element'],
+    atspiToolkit: ['Chromium'],
+    switches: ['--force-renderer-accessibility'],
+    facts: 'Electron apps take the Chromium switch; their wrapper scripts pass it on to the runtime.',
+  },
+  {
+    id: 'qt',
+    title: 'Qt 5 and Qt 6 apps (FeatherPad, SpeedCrunch, FocusWriter, KDE apps...)',
+    libraries: ['libQt5Core.so', 'libQt6Core.so', 'libQt5Gui.so', 'libQt6Gui.so'],
+    atspiToolkit: ['Qt'],
+    // Qt starts its AT-SPI bridge only when it sees assistive technology on; these make it unconditional
+    env: { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1', QT_ACCESSIBILITY: '1' },
+    facts:
+      'Without XDG_SESSION_TYPE=wayland Qt 5 picks xcb, finds no X display and aborts within half a second. With it (and qtwayland5 / qt6-wayland installed) it runs on Wayland; QT_QPA_PLATFORM is left unset so an app without the Wayland plugin still falls back to Xwayland.',
+  },
+  {
+    id: 'gtk',
+    title: 'GTK 3 and GTK 4 apps (GNOME, Xfce: mousepad, Thunar, gnome-text-editor...)',
+    libraries: ['libgtk-3.so', 'libgtk-4.so', 'libadwaita-1.so'],
+    atspiToolkit: ['GTK', 'gtk'],
+    // GTK 4 reads GTK_A11Y (none switches accessibility off); GTK 3 skips its bridge when NO_AT_BRIDGE=1
+    undoHostEnv: { GTK_A11Y: 'atspi', NO_AT_BRIDGE: '0' },
+    facts: 'GTK apps expose their trees whenever the AT-SPI bus is reachable through the session bus.',
+  },
+  {
+    id: 'libreoffice',
+    title: 'LibreOffice (Writer, Calc, Impress...)',
+    binaries: ['libreoffice', 'soffice', 'soffice.bin', 'lowriter', 'localc', 'loimpress', 'lodraw', 'lomath', 'lobase'],
+    desktopIds: ['libreoffice-writer', 'libreoffice-calc', 'libreoffice-startcenter', 'soffice'],
+    atspiToolkit: ['VCL'],
+    facts:
+      'LibreOffice 7.4 first maps a 648x200 splash window (class soffice) that closes about 1.5 s later; the document window comes next. "Tip of the Day" is a modal dialog on first start.',
+  },
+  {
+    id: 'gecko',
+    title: 'Firefox and Gecko apps',
+    binaries: ['firefox', 'firefox-esr', 'firefox-bin', 'thunderbird', 'librewolf'],
+    desktopIds: ['firefox', 'firefox-esr', 'thunderbird'],
+    atspiToolkit: ['Gecko'],
+    facts: 'Firefox ESR 153 exposes its tree whenever the AT-SPI bus is present; no switch.',
+  },
+];
+
+/** Bytes of a program read to find the libraries it links (the dynamic string table sits near the start of an ELF file). */
+const ELF_SCAN_BYTES = 2 * 1024 * 1024;
+
+/** A shell word at the start of `s` (plain, or single/double quoted), and what follows it; null when the line is not simple there. */
+function firstWord(s: string): { word: string; raw: string; rest: string } | null {
+  const m = /^(?:'([^']*)'|"([^"$`\\]*)"|([^\s'"`$;&|<>()\\*?[\]{}]+))(?=\s|$)/.exec(s);
+  if (!m) return null;
+  return { word: m[1] ?? m[2] ?? m[3] ?? '', raw: m[0], rest: s.slice(m[0].length) };
+}
+
+/**
+ * Where the program word of a simple command line is: after leading
+ * `VAR=value` assignments and an `env` with its options and assignments.
+ * Null when the line is not simple enough to say (a pipeline, a subshell,
+ * an expansion before the program).
+ */
+export function programOf(command: string): { program: string; start: number; end: number } | null {
+  let pos = command.length - command.trimStart().length;
+  let sawEnv = false;
+  for (let guard = 0; guard < 64; guard++) {
+    const w = firstWord(command.slice(pos));
+    if (!w) return null;
+    const isAssign = /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.raw) || /^[A-Za-z_][A-Za-z0-9_]*='[^']*'$/.test(w.raw);
+    const next = pos + w.raw.length + (w.rest.length - w.rest.trimStart().length);
+    if (isAssign || (sawEnv && w.word.startsWith('-'))) {
+      pos = next;
+      if (sawEnv && (w.word === '-u' || w.word === '-C')) {
+        const arg = firstWord(command.slice(pos)); // the option's own argument
+        if (!arg) return null;
+        pos += arg.raw.length + (arg.rest.length - arg.rest.trimStart().length);
+      }
+      continue;
+    }
+    if (!sawEnv && w.word === 'env') {
+      sawEnv = true;
+      pos = next;
+      continue;
+    }
+    if (w.word === 'exec') {
+      pos = next;
+      continue;
+    }
+    return { program: w.word, start: pos, end: pos + w.raw.length };
+  }
+  return null;
+}
+
+/** The file `program` runs: itself when it names a path, else the first executable of that name on PATH; null when none. */
+function resolveProgram(program: string, env: NodeJS.ProcessEnv): string | null {
+  const candidates = program.includes('/') ? [program] : (env.PATH ?? '/usr/local/bin:/usr/bin:/bin').split(':').filter(Boolean).map((d) => join(d, program));
+  for (const c of candidates) {
+    try {
+      if (statSync(c).isFile()) return realpathSync(c);
+    } catch {
+      /* not there */
+    }
+  }
+  return null;
+}
+
+/** The first ELF_SCAN_BYTES of a file as latin1 text ('' when unreadable). */
+function head(file: string): string {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(ELF_SCAN_BYTES);
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      return buf.subarray(0, n).toString('latin1');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}
+
+/** The families `program` belongs to, recognised from its name, the file it resolves to, the files beside it and the libraries it links. */
+export function recognise(program: string, env: NodeJS.ProcessEnv, table: readonly AppFamily[] = APP_FAMILIES): AppFamily[] {
+  const names = new Set([basename(program)]);
+  const file = resolveProgram(program, env);
+  if (file) names.add(basename(file));
+  let text: string | null = null;
+  const out: AppFamily[] = [];
+  for (const f of table) {
+    const byName = [...names].some((n) => f.binaries?.includes(n) || f.binaryPatterns?.some((re) => re.test(n)));
+    const byFile = !byName && file !== null && (f.markerFiles ?? []).some((m) => existsSync(join(dirname(file), m)));
+    let byLib = false;
+    if (!byName && !byFile && file !== null && f.libraries?.length) {
+      text ??= head(file);
+      byLib = text.startsWith('\x7fELF') && f.libraries.some((l) => text!.includes(l));
+    }
+    if (byName || byFile || byLib) out.push(f);
+  }
+  return out;
+}
+
+/**
+ * How to start `command`: the environment of every family (and the undoing
+ * of a host's switch-off), and the switches of the families its program
+ * belongs to, inserted after the program word. A command line too complex to
+ * find its program in (a pipeline, an expansion) gets the environment only.
+ */
+export function planLaunch(command: string, env: NodeJS.ProcessEnv, table: readonly AppFamily[] = APP_FAMILIES): LaunchPlan {
+  const outEnv: Record<string, string> = {};
+  for (const f of table) {
+    Object.assign(outEnv, f.env ?? {});
+    for (const [k, v] of Object.entries(f.undoHostEnv ?? {})) if (env[k] !== undefined) outEnv[k] = v;
+  }
+  const prog = programOf(command);
+  if (!prog) return { command, env: outEnv, families: [], added: [] };
+  const families = recognise(prog.program, env, table);
+  const switches = [...new Set(families.flatMap((f) => f.switches ?? []))].filter((s) => !command.includes(s));
+  const added = switches.map((s) => `${s} (${families.find((f) => f.switches?.includes(s))!.id} accessibility)`);
+  const cmd = switches.length ? `${command.slice(0, prog.end)} ${switches.join(' ')}${command.slice(prog.end)}` : command;
+  return { command: cmd, env: outEnv, families: families.map((f) => f.id), added };
+}
+
+/** The table behind the AppFamilies contract. */
+export class AppFamilyTable implements AppFamilies {
+  constructor(private readonly table: readonly AppFamily[] = APP_FAMILIES) {}
+
+  planLaunch(command: string, env: NodeJS.ProcessEnv): LaunchPlan {
+    return planLaunch(command, env, this.table);
+  }
+
+  /** The family whose apps report this AT-SPI toolkit name, or null. */
+  byToolkit(name: string): AppFamily | null {
+    return this.table.find((f) => f.atspiToolkit?.includes(name)) ?? null;
+  }
+}

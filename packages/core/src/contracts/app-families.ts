@@ -1,0 +1,26 @@
+/**
+ * What a launch needs to know about the application it starts: its family
+ * (toolkit or engine), the environment and switches that family needs to run
+ * on this Wayland session and to expose its accessibility tree. The knowledge
+ * itself is data in the accessibility package (`app-families.ts`); tools ask
+ * through this contract.
+ */
+export interface LaunchPlan {
+  /** The command line to run: the given one, with the family's switches added where they belong. */
+  command: string;
+  /** Environment for the launched process, on top of the session's launch environment. */
+  env: Record<string, string>;
+  /** Families recognised in the command (ids of the table), possibly empty. */
+  families: string[];
+  /** What was added and why, one short phrase each (for the result's note). */
+  added: string[];
+}
+
+export interface AppFamilies {
+  /**
+   * How to start `command` on this session: switches for the families the
+   * program belongs to, and the environment every toolkit reads at start.
+   * `env` is the session environment (PATH to find the program).
+   */
+  planLaunch(command: string, env: NodeJS.ProcessEnv): LaunchPlan;
+}
