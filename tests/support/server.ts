@@ -46,7 +46,7 @@ export async function startServerExactEnv(env: Record<string, string>): Promise<
   );
 }
 
-async function connect(transport: StdioClientTransport): Promise<Server> {
+export async function connect(transport: StdioClientTransport): Promise<Server> {
   const client = new Client({ name: 'hypruse-e2e', version: '1' });
   await client.connect(transport);
   return {

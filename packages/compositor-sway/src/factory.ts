@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CompositorEnv, CompositorFactory, DetectResult } from '@hypruse/core';
 import { HypruseError } from '@hypruse/core';
 import { SwayCompositor } from './sway-compositor.js';
+import { swayHeadless } from './headless.js';
 
 function isSocket(p: string): boolean {
   try {
@@ -44,6 +45,7 @@ export function findWaylandDisplay(env: CompositorEnv): string | null {
 /** Detects sway from SWAYSOCK (or I3SOCK), else a live `sway-ipc.*.sock` in the runtime dir. */
 export class SwayCompositorFactory implements CompositorFactory {
   readonly id = 'sway';
+  readonly headless = swayHeadless;
 
   detect(env: CompositorEnv): DetectResult {
     try {

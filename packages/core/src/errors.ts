@@ -46,8 +46,10 @@ export const ERROR_CODES = {
   'not_found.sequence': 'The sequence stopped early (unexpected desktop change or a failed step).',
   'not_found.monitor': 'No such monitor.',
   'not_found.clipboard': 'The clipboard is empty.',
+  'not_found.desk': 'No private desk of that name is running (`hypruse desk status` lists them).',
   'unsupported.capability': 'The compositor cannot do this (the message says why).',
   'unsupported.compositor': 'No supported compositor was found.',
+  'unsupported.desk': 'A private desk cannot start here: its compositor is not installed (the message names the package), cannot run headless, or refuses to run as this user.',
   'error.compositor': 'The compositor IPC failed or answered with an error.',
   'error.ipc_closed': 'The compositor socket closed mid-call.',
   'error.events': 'The compositor event stream is unavailable.',
@@ -63,6 +65,7 @@ export const ERROR_CODES = {
   'error.config': 'The configuration could not be read.',
   'error.internal': 'An unexpected internal error.',
   'error.journal': 'The journal could not be read or written.',
+  'error.desk': 'A private desk failed to start or to stop (the message names the process and the tail of its log).',
   'cancelled.request': 'The client cancelled the call or the server is stopping.',
 } as const;
 

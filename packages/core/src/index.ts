@@ -3,7 +3,7 @@ export type {
   Monitor, Workspace, Window, LayerSurface, LayerKind, LayerLevel, Cursor, Desktop, DesktopEvent, DesktopEventType,
 } from './contracts/desktop.js';
 export type {
-  Compositor, CompositorCapability, CompositorEnv, CompositorFactory, DetectResult, EventSubscription, CloseOutcome,
+  Compositor, CompositorCapability, CompositorEnv, CompositorFactory, DetectResult, HeadlessSpec, EventSubscription, CloseOutcome,
   LaunchOptions, LaunchResult, Bind, ChordRegistration,
 } from './contracts/compositor.js';
 export type { Input, PointerButton, KeyCombo } from './contracts/input.js';

@@ -1,6 +1,6 @@
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import {
-  HypruseError, Pipeline, setTimeScale, Tokens, ToolRegistry, UnavailableCompositor, loadConfig, newSession, runtimeDir, selectCompositor, sessionEnvironment,
+  HypruseError, UsageError, Pipeline, setTimeScale, Tokens, ToolRegistry, UnavailableCompositor, loadConfig, newSession, runtimeDir, selectCompositor, sessionEnvironment,
   stderrLogger, type AnyTool, type Input, type CallSource, type Compositor, type CompositorEnv, type CompositorFactory, type HyprusePlugin,
   type LoadedConfig, type Logger, type Selection, type SessionState, type ToolServices, type TrustLayer, type HypruseConfig,
 } from '@hypruse/core';
@@ -9,6 +9,7 @@ import { loadPlugin, orderPlugins } from './plugins.js';
 import { cliStatePath, loadCliState, saveCliState } from './cli-state.js';
 import { createPresence } from './presence.js';
 import { LayerShellIndicator } from '@hypruse/wayland';
+import { deskEnvironment, deskProblem, findDesk, startDesk, stopDesk, stopOwnedDesks, type DeskState } from './desk/desk.js';
 
 export interface SessionOptions {
   env?: NodeJS.ProcessEnv;
@@ -40,12 +41,14 @@ export interface Session {
   logger: Logger;
   /** The session environment (Tokens.SessionEnv). */
   env: NodeJS.ProcessEnv;
+  /** The private desk this session works in (config `desk`); `owned`: started for it, stopped by dispose. */
+  desk: { name: string; owned: boolean } | null;
   dispose(): Promise<void>;
 }
 
 /** The composition root: one child container per session (one MCP connection or one CLI run). */
 export async function createSession(opts: SessionOptions): Promise<Session> {
-  const env = opts.env ?? process.env;
+  let env = opts.env ?? process.env;
   const logger = opts.logger ?? stderrLogger();
   const loaded = opts.loaded ?? (await loadConfig({ cwd: opts.cwd, env, noFile: opts.noFile }));
   const config = opts.overrides ? opts.overrides(loaded.config) : loaded.config;
@@ -68,8 +71,14 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   let compositor: Compositor = new UnavailableCompositor([{ id: 'none', reason: 'compositor not selected for this command' }]);
   let selection: Selection | null = null;
   const factories = c.isRegistered(Tokens.CompositorFactory, true) ? c.resolveAll<CompositorFactory>(Tokens.CompositorFactory) : [];
+  // a private desk: its environment replaces the person's session, and its compositor is the one selected
+  let desk: { state: DeskState; owned: boolean } | null = null;
+  if (!opts.noCompositor && config.desk !== 'off') {
+    desk = await openDesk(config.desk, opts.source, factories, env);
+    env = deskEnvironment(desk.state, env, true);
+  }
   const compEnv: CompositorEnv = { env, runtimeDir: runtimeDir(env) };
-  if (!opts.noCompositor) selection = await selectCompositor(factories, compEnv, config.compositor);
+  if (!opts.noCompositor) selection = await selectCompositor(factories, compEnv, desk ? desk.state.compositor : config.compositor);
   // one session environment: what discovery found beats the host's (which may be stripped); every backend, trust layer and launched command starts from it
   const sessionEnv = sessionEnvironment(env, selection?.env);
   c.register(Tokens.SessionEnv, { useValue: sessionEnv });
@@ -108,6 +117,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     services,
     logger,
     env: sessionEnv,
+    desk: desk ? { name: desk.state.name, owned: desk.owned } : null,
     async dispose() {
       if (disposed) return;
       disposed = true;
@@ -126,8 +136,25 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       }
       await compositor.dispose().catch(() => undefined);
       c.clearInstances();
+      if (desk?.owned) await stopDesk(desk.state, opts.env ?? process.env).catch((err) => logger.warn(`desk ${desk!.state.name} did not stop cleanly: ${(err as Error).message}`));
     },
   };
+}
+
+/** The desk the configuration names: `private` starts one owned by this MCP server; a name must be running. */
+async function openDesk(wanted: string, source: CallSource, factories: CompositorFactory[], env: NodeJS.ProcessEnv): Promise<{ state: DeskState; owned: boolean }> {
+  if (wanted !== 'private') {
+    const state = findDesk(wanted, env);
+    const problem = deskProblem(state);
+    if (problem) throw new HypruseError('not_found.desk', `the private desk "${wanted}" is not usable: ${problem}`, { hint: `restart it: hypruse desk stop ${wanted} && hypruse desk start ${wanted}` });
+    return { state, owned: false };
+  }
+  if (source !== 'mcp') {
+    throw new UsageError('desk: "private" starts a desk for one MCP server and stops it when the server exits; for shell verbs start a desk with `hypruse desk start NAME` and set HYPRUSE_DESK=NAME', { code: 'usage.config' });
+  }
+  await stopOwnedDesks(env).catch(() => undefined); // desks of servers that ended without stopping theirs
+  const self = process.argv[1] ? [process.execPath, process.argv[1]] : undefined;
+  return { state: await startDesk({ factories, env, owner: process.pid, reaper: self }), owned: true };
 }
 
 /** Release held buttons/keys without waiting on any lock (signal handlers, stop). */

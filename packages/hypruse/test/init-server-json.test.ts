@@ -11,7 +11,7 @@ const root = join(import.meta.dirname, '../../..');
 const server = JSON.parse(readFileSync(join(root, 'server.json'), 'utf8'));
 const pkg = JSON.parse(readFileSync(join(root, 'packages/hypruse/package.json'), 'utf8'));
 /** Set by hypruse itself for the processes it launches, not by users. */
-const INTERNAL = new Set(['HYPRUSE_LAUNCH_TOKEN']);
+const INTERNAL = new Set(['HYPRUSE_LAUNCH_TOKEN', 'HYPRUSE_DESK_INSTANCE']);
 
 interface EnvVar {
   name: string;

@@ -127,6 +127,8 @@ export const ENV_VARS: EnvVarSpec[] = [
   { name: 'HYPRUSE_KEYBOARD', path: 'input.keyboard', accepted: 'auto | wire | wtype', description: 'Keyboard delivery path.', parse: oneOf('HYPRUSE_KEYBOARD', ['auto', 'wire', 'wtype']) },
   { name: 'HYPRUSE_ALWAYS_LOAD', path: 'mcp.alwaysLoad', accepted: 'comma list of tool names, all, none or core', description: 'Tools MCP hosts load up front instead of behind their tool search.', parse: parseAlwaysLoad },
   { name: 'HYPRUSE_TIME_SCALE', path: 'timeScale', accepted: `a number from ${MIN_TIME_SCALE} to ${MAX_TIME_SCALE}`, description: 'Multiply every timeout (IPC, Wayland, capture, AT-SPI, doctor) for a slow machine.', parse: timeScaleVar },
+  { name: 'HYPRUSE_DESK', path: 'desk', accepted: 'off | private | the name of a desk started with hypruse desk start', description: 'Work in a private headless desk instead of the person\'s session.', parse: (r) => r.trim() || 'off' },
+  { name: 'HYPRUSE_DESK_INSTANCE', path: null, accepted: '(set by hypruse)', description: 'Set by hypruse in the environment of every process of a private desk (its compositor, buses and apps), so stopping the desk finds them all by pid; not for users to set.' },
   { name: 'HYPRUSE_LAUNCH_TOKEN', path: null, accepted: '(set by hypruse)', description: 'Set by hypruse in the environment of processes it launches, so their windows are recognised even through launchers; not for users to set.' },
   { name: 'HYPRUSE_LOG', path: null, accepted: 'debug | info | warn | error', description: 'Log level on stderr.' },
 ];

@@ -17,6 +17,11 @@ export const ConfigSchema = z
       .string()
       .default('auto')
       .describe('Compositor plugin to use: auto (detect), hyprland, sway, niri, or the id of a plugin. Env: HYPRUSE_COMPOSITOR.'),
+    desk: z
+      .string()
+      .regex(/^(off|private|[a-z0-9][a-z0-9_-]{0,31})$/, 'off, private, or a desk name (a-z, 0-9, _ and -, at most 32 characters)')
+      .default('off')
+      .describe('Where hypruse works: off = the person\'s session; private = the MCP server starts a headless desk of its own (its own compositor, Wayland socket, session and AT-SPI buses) and stops it, with every app in it, when it exits; a name = the running desk started with `hypruse desk start NAME`. Env: HYPRUSE_DESK.'),
     readonly: z.boolean().default(false).describe('Only observation tools are available. Env: HYPRUSE_READONLY.'),
     clipboard: z.boolean().default(false).describe('Enable the clipboard tool (never in read-only mode). Env: HYPRUSE_CLIPBOARD.'),
     screenshot: z

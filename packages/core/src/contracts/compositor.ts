@@ -135,6 +135,27 @@ export interface CompositorFactory {
   readonly id: string;
   detect(env: CompositorEnv): DetectResult | Promise<DetectResult>;
   create(env: CompositorEnv): Compositor | Promise<Compositor>;
+  /** How to run this compositor headless as a private desk (`hypruse desk`); absent when it cannot. */
+  readonly headless?: HeadlessSpec;
+}
+
+/**
+ * What a private desk needs to know to start a compositor headless: the
+ * program and the package that installs it, the files and variables it
+ * wants, and how to tell it is up. The desk machinery (runtime dir, buses,
+ * pids) knows nothing else of the compositor.
+ */
+export interface HeadlessSpec {
+  /** The program, looked up on PATH. */
+  program: string;
+  /** The Debian package that installs it (named when it is missing). */
+  debianPackage: string;
+  /** Set when it refuses to run as root: why, in one line. */
+  refusesRoot?: string;
+  /** Its arguments, the files to write in the desk's folder first, and its own variables. */
+  prepare(o: { dir: string; width: number; height: number }): { args: string[]; files: Record<string, string>; env: Record<string, string> };
+  /** The session variables (sockets) once it is up in `runtimeDir`, or null while not yet. */
+  ready(o: { runtimeDir: string; pid: number; uid: number }): Record<string, string> | null;
 }
 
 /** A key binding hypruse added to the compositor. */

@@ -83,7 +83,8 @@ function installShutdown(): void {
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    await Promise.race([shutdown(), new Promise((r) => setTimeout(r, 1500))]);
+    // a desk this server owns is stopped with it (its apps, compositor and buses, by pid): that may take longer
+    await Promise.race([shutdown(), new Promise((r) => setTimeout(r, active?.desk?.owned ? 15000 : 1500))]);
     process.exit(code);
   };
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void stop(0));

@@ -15,22 +15,43 @@ const doing = (b: Beacon) => (b.state === 'active' && b.action ? ` while it was 
  */
 export const stopCommand: Command = {
   name: 'stop',
-  summary: 'stop every hypruse process acting on this desktop: the MCP server and running shell verbs (SIGTERM to each beacon pid)',
+  summary: 'stop every hypruse process acting on this desktop: the MCP server and running shell verbs (SIGTERM to each beacon pid), and every private desk with its apps',
   usage: 'hypruse stop',
   async run(argv) {
     if (argv.length) {
       process.stderr.write(`hypruse: usage: hypruse stop takes no arguments (given ${argv.join(' ')})\n`);
       return 2;
     }
+    const { listDesks, stopDesk } = await import('../desk/desk.js');
     const found = readBeacons();
+    // a server working in a private desk keeps its beacon in the desk's runtime dir
+    for (const d of listDesks()) {
+      const inDesk = readBeacons({ XDG_RUNTIME_DIR: d.state.runtimeDir });
+      found.live.push(...inDesk.live);
+      found.stale.push(...inDesk.stale);
+      found.unreadable.push(...inDesk.unreadable);
+    }
     const stale = found.stale.length ? ` (removed ${found.stale.length} stale beacon${found.stale.length === 1 ? '' : 's'} of pid ${found.stale.join(', ')})` : '';
     for (const path of found.unreadable) process.stderr.write(`hypruse: warning: the beacon ${path} is unreadable; its process is still running\n`);
     // a monitor page acts on nothing (its Stop button is the same stop): it keeps running
     const targets = found.live.filter((b) => b.pid !== process.pid && b.mode?.source !== 'monitor');
+    /** Then every private desk left (their servers stop their own): its apps, compositor and buses, by pid. */
+    const stopDesks = async (): Promise<number> => {
+      let bad = 0;
+      for (const d of listDesks()) {
+        const r = await stopDesk(d.state);
+        if (r.survivors.length) {
+          bad++;
+          process.stderr.write(`hypruse: error: desk ${r.name}: pid ${r.survivors.join(', ')} survived SIGKILL\n`);
+        } else process.stdout.write(`stopped desk ${r.name} (${r.ended} process${r.ended === 1 ? '' : 'es'}, ${r.apps} app${r.apps === 1 ? '' : 's'})\n`);
+      }
+      return bad;
+    };
     if (!targets.length) {
+      const deskFailures = await stopDesks();
       process.stdout.write(`no active hypruse session${stale}\n`);
       if (found.unreadable.length) process.stderr.write('hint: find the process with: pgrep -af hypruse, and stop it by its pid\n');
-      return found.unreadable.length ? 1 : 0;
+      return found.unreadable.length || deskFailures ? 1 : 0;
     }
     let failed = 0;
     const signalled: Beacon[] = [];
@@ -64,6 +85,7 @@ export const stopCommand: Command = {
       }
     }
     readBeacons(); // removes the beacons of the processes that just exited without removing their own
+    failed += await stopDesks();
     if (stale) process.stdout.write(`${stale.trim()}\n`);
     if (failed) process.stderr.write(`hypruse: ${failed} of ${targets.length} hypruse process${targets.length === 1 ? '' : 'es'} in ${beaconsDir()} could not be stopped\n`);
     return failed ? 1 : 0;

@@ -1,0 +1,198 @@
+// Private desks (`hypruse desk`, config `desk`): a headless sway of hypruse's
+// own, with its own runtime dir, Wayland socket, session and AT-SPI buses.
+// The test desktop plays the person's session: hypruse gets its variables,
+// and nothing of the agent's may appear there. Effects are read from outside
+// hypruse: the desk's sway and the person's sway over IPC, files the apps
+// wrote, /proc by the recorded pids.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scaledMs } from '@hypruse/core';
+import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
+import {
+  deskServer, deskStatus, hypruse, personEnv, personRuntimeDir, pidsWithEnv, removeDir, running, swayWindows, type DeskStatus, type DeskUser,
+} from '../support/desk.js';
+import type { Server } from '../support/server.js';
+
+const desk = await requireDesktop();
+const user: DeskUser | null = desk ? desk.state.user : null;
+const dirs: string[] = [];
+const servers: Server[] = [];
+
+afterAll(async () => {
+  for (const s of servers) await s.close().catch(() => undefined);
+  // whatever a failed test left: stopped through hypruse itself, by pid
+  for (const d of dirs) {
+    await hypruse(user!, personEnv(desk!, user!, d), ['desk', 'stop', '--all']).catch(() => undefined);
+    removeDir(d);
+  }
+}, scaledMs(60000));
+
+function freshPerson(extra: Record<string, string> = {}): { dir: string; env: Record<string, string> } {
+  const dir = personRuntimeDir(user!);
+  dirs.push(dir);
+  return { dir, env: personEnv(desk!, user!, dir, extra) };
+}
+
+/** Every process of a desk, as recorded and as marked, is gone; so is its folder. */
+async function expectGone(d: DeskStatus, alsoPids: number[] = []): Promise<void> {
+  const recs = [...Object.values(d.pids), ...alsoPids.map((pid) => ({ pid }))];
+  const cmd = (pid: number) => {
+    try {
+      return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ')}`;
+    } catch {
+      return `${pid} (gone)`;
+    }
+  };
+  await waitFor(() => recs.every((r) => !running(r)), 10000, 'every process of the desk to end').catch((e: Error) => {
+    throw new Error(`${e.message}; still running: ${recs.filter(running).map((r) => cmd(r.pid)).join('; ')}`);
+  });
+  expect(pidsWithEnv('HYPRUSE_DESK_INSTANCE', d.instance)).toEqual([]);
+  expect(() => statSync(d.env.XDG_RUNTIME_DIR)).toThrow();
+}
+
+const personWindows = async () => (await swayNodes()).filter((n) => (n.type === 'con' || n.type === 'floating_con') && n.pid).map((n) => ({ pid: n.pid!, title: n.name ?? '' }));
+
+/**
+ * A small task in a desk: a zenity entry launched through the server writes
+ * what its field holds when OK is pressed; the field is filled with act and
+ * OK pressed with click_ui. Its window must be in the desk's sway only.
+ */
+async function entryTask(server: Server, d: DeskStatus, out: string, title: string, text: string): Promise<number> {
+  const l = await server.call('launch', { command: `zenity --entry --title='${title}' --text=Name > ${out}` });
+  expect(l.isError, l.text.join('\n')).toBe(false);
+  const addr = String(l.data.address);
+  const inDesk = (await swayWindows(d.env.SWAYSOCK)).find((w) => w.title === title);
+  expect(inDesk, `the desk's sway has a window "${title}"`).toBeTruthy();
+  const pid = inDesk!.pid;
+  const s = await server.call('act', { action: 'set_text', name: 'Name', text, window: addr });
+  expect(s.isError, s.text.join('\n')).toBe(false);
+  const ok = await server.call('click_ui', { name: 'OK', window: addr });
+  expect(ok.isError, ok.text.join('\n')).toBe(false);
+  await waitFor(() => !running({ pid }), 5000, `zenity "${title}" to close after OK`);
+  expect(readFileSync(out, 'utf8')).toBe(`${text}\n`);
+  return pid;
+}
+
+describe.skipIf(!desk)('private desks', () => {
+  it('desk start (CLI): its own 0700 runtime dir, buses and sway; a server using it launches there, never on the person\'s session; desk stop ends every process by pid', async () => {
+    const { dir, env } = freshPerson();
+    const before = await personWindows();
+    const started = await hypruse(user!, env, ['desk', 'start', 'alpha', '--json']);
+    expect(started.code, started.stderr).toBe(0);
+    const [d] = (await deskStatus(user!, env)).filter((x) => x.name === 'alpha');
+    expect(d, 'desk status lists it').toBeTruthy();
+    expect(d!.healthy, String(d!.problem)).toBe(true);
+    expect(d!.owner).toBeNull();
+    // its own runtime dir, private, under the person's, with its own sockets
+    const rt = d!.env.XDG_RUNTIME_DIR;
+    expect(rt.startsWith(join(dir, 'hypruse', 'desks', 'alpha'))).toBe(true);
+    expect(statSync(rt).mode & 0o777).toBe(0o700);
+    expect(statSync(rt).uid).toBe(user!.uid);
+    for (const sock of [join(rt, 'bus'), join(rt, 'at-spi', 'bus'), join(rt, d!.env.WAYLAND_DISPLAY), d!.env.SWAYSOCK]) expect(statSync(sock).isSocket(), sock).toBe(true);
+    for (const r of Object.values(d!.pids)) expect(running(r), `pid ${r.pid}`).toBe(true);
+    expect(Object.keys(d!.pids).sort()).toEqual(['a11y', 'compositor', 'dbus']);
+    const outputs = await (await import('../support/desk.js')).swayAt<Array<{ name: string; rect: { width: number; height: number } }>>(d!.env.SWAYSOCK, '-t', 'get_outputs');
+    expect(outputs.map((o) => [o.name, o.rect.width, o.rect.height])).toEqual([['HEADLESS-1', 1280, 800]]);
+
+    const server = await deskServer(user!, { ...env, HYPRUSE_DESK: 'alpha' });
+    servers.push(server);
+    const desktop = await server.call('desktop');
+    expect(desktop.isError, desktop.text.join('\n')).toBe(false);
+    expect((desktop.data.monitors as Array<{ name: string }>).map((m) => m.name)).toEqual(['HEADLESS-1']);
+    const out = join(dir, 'alpha.out');
+    const appPid = await entryTask(server, d!, out, 'desk alpha task', 'written in alpha');
+    // a second app stays open: desk stop must end it
+    const l = await server.call('launch', { command: "zenity --question --title='desk alpha left open' --text=Still?" });
+    expect(l.isError, l.text.join('\n')).toBe(false);
+    const left = (await swayWindows(d!.env.SWAYSOCK)).find((w) => w.title === 'desk alpha left open')!;
+    expect(left).toBeTruthy();
+    const after = await personWindows();
+    expect(after.filter((w) => !before.some((b) => b.pid === w.pid))).toEqual([]);
+    expect(after.some((w) => w.title.startsWith('desk alpha') || w.pid === appPid || w.pid === left.pid)).toBe(false);
+    await server.close();
+    servers.splice(servers.indexOf(server), 1);
+
+    const stopped = await hypruse(user!, env, ['desk', 'stop', 'alpha']);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stdout).toMatch(/^desk alpha stopped: \d+ processes ended \([1-9]\d* apps?\)/);
+    await expectGone(d!, [left.pid]);
+    expect(await deskStatus(user!, env)).toEqual([]);
+  });
+
+  it('desk: private: the MCP server starts a desk of its own; hypruse stop ends the server, the desk and its apps', async () => {
+    const { env } = freshPerson({ HYPRUSE_DESK: 'private' });
+    const before = await personWindows();
+    const server = await deskServer(user!, env);
+    servers.push(server);
+    const l = await server.call('launch', { command: "zenity --question --title='private desk app' --text=Here?" });
+    expect(l.isError, l.text.join('\n')).toBe(false);
+    const [d] = await deskStatus(user!, env);
+    expect(d, 'the server started a desk').toBeTruthy();
+    expect(d!.owner).toBe(server.pid);
+    const app = (await swayWindows(d!.env.SWAYSOCK)).find((w) => w.title === 'private desk app')!;
+    expect(app, 'the window is in the desk').toBeTruthy();
+    expect(d!.apps).toContain(app.pid);
+    expect((await personWindows()).filter((w) => !before.some((b) => b.pid === w.pid))).toEqual([]);
+
+    const stop = await hypruse(user!, env, ['stop']);
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(stop.stdout).toContain(`stopped hypruse (pid ${server.pid}, mcp)`);
+    await expectGone(d!, [app.pid, server.pid!]);
+    expect(await deskStatus(user!, env)).toEqual([]);
+  });
+
+  it('two servers, each with its own private desk, run a task at the same time without interfering', async () => {
+    const { dir, env } = freshPerson({ HYPRUSE_DESK: 'private' });
+    const before = await personWindows();
+    const [a, b] = await Promise.all([deskServer(user!, env), deskServer(user!, env)]);
+    servers.push(a, b);
+    // the first call builds each server's session, and with it its desk
+    const [da, db] = await Promise.all([a.call('desktop'), b.call('desktop')]);
+    expect(da.isError || db.isError, [...da.text, ...db.text].join('\n')).toBe(false);
+    const desks = await deskStatus(user!, env);
+    expect(desks.length).toBe(2);
+    const of = (s: Server) => desks.find((x) => x.owner === s.pid)!;
+    expect(of(a).name).not.toBe(of(b).name);
+    expect(of(a).env.XDG_RUNTIME_DIR).not.toBe(of(b).env.XDG_RUNTIME_DIR);
+    const [pa, pb] = await Promise.all([
+      entryTask(a, of(a), join(dir, 'a.out'), 'task of a', 'typed by a'),
+      entryTask(b, of(b), join(dir, 'b.out'), 'task of b', 'typed by b'),
+    ]);
+    expect(pa).not.toBe(pb);
+    // each desk saw only its own window; the person's session none
+    expect((await personWindows()).filter((w) => !before.some((x) => x.pid === w.pid))).toEqual([]);
+    await Promise.all([a.close(), b.close()]);
+    servers.length = 0;
+    // a server that ends stops its own desk
+    await expectGone(of(a));
+    await expectGone(of(b));
+  });
+
+  it('errors: a missing compositor names its package; a plugin without a headless mode, root, an unknown desk say so', async () => {
+    const { env } = freshPerson();
+    const noSway = await hypruse(user!, { ...env, PATH: '/nonexistent' }, ['desk', 'start']);
+    expect(noSway.code).toBe(1);
+    expect(noSway.stderr).toContain('unsupported: cannot start a private desk: sway (the sway compositor) is not installed');
+    expect(noSway.stderr).toContain('apt-get install sway');
+    const hypr = await hypruse(user!, env, ['desk', 'start', '--compositor', 'hyprland']);
+    expect(hypr.code).toBe(1);
+    expect(hypr.stderr).toContain('the hyprland plugin cannot run a private desk');
+    const unknown = await hypruse(user!, { ...env, HYPRUSE_DESK: 'nosuch' }, ['desktop']);
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toContain('no private desk named "nosuch" is running');
+    const badName = await hypruse(user!, env, ['desk', 'start', 'Bad/Name']);
+    expect(badName.code).toBe(2);
+    const cliPrivate = await hypruse(user!, { ...env, HYPRUSE_DESK: 'private' }, ['desktop']);
+    expect(cliPrivate.code).toBe(2);
+    expect(cliPrivate.stderr).toContain('hypruse desk start NAME');
+    if (process.getuid?.() === 0) {
+      const { BIN } = await import('../support/server.js');
+      const { spawnSync } = await import('node:child_process');
+      const r = spawnSync(process.execPath, [BIN, 'desk', 'start'], { env: { ...env, HOME: '/root' }, encoding: 'utf8' });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('cannot start a private desk as root: sway refuses to run as root');
+    }
+    expect(await deskStatus(user!, env)).toEqual([]);
+  });
+});
