@@ -28,7 +28,7 @@ describe.skipIf(!desk)('sway plugin faults (real sway)', () => {
 
   beforeAll(async () => {
     proxy = await new SwayProxy(desk!.env.SWAYSOCK).listen();
-    comp = new SwayCompositor({ socketPath: proxy.socketPath, eventReconnectDelaysMs: [20, 50, 100, 200] });
+    comp = new SwayCompositor({ socketPath: proxy.socketPath });
   });
   afterAll(async () => {
     await comp?.dispose();
@@ -149,7 +149,7 @@ describe.skipIf(!desk)('a sway that exits mid-session (throwaway private sway)',
   });
 
   it('calls fail fast with typed errors and the event subscription reports death', async () => {
-    const comp = new SwayCompositor({ socketPath: socket, eventReconnectDelaysMs: [20, 50, 100] });
+    const comp = new SwayCompositor({ socketPath: socket });
     try {
       expect((await comp.snapshot()).monitors.map((m) => m.name)).toEqual(['HEADLESS-1']);
       const sub = await comp.subscribe();

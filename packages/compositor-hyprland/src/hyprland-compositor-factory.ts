@@ -1,5 +1,5 @@
 import type { Compositor, CompositorEnv, CompositorFactory, DetectResult } from '@hypruse/core';
-import { HypruseError, runtimeDir } from '@hypruse/core';
+import { HypruseError, discoveredEnv, runtimeDir } from '@hypruse/core';
 import { HyprlandCompositor, type HyprlandCompositorOptions } from './hyprland-compositor.js';
 import { HyprlandRequestClient } from './ipc/request-client.js';
 import { resolveSockets } from './ipc/socket-paths.js';
@@ -22,7 +22,8 @@ export class HyprlandCompositorFactory implements CompositorFactory {
         ok: true,
         explicit: !r.discovered,
         detail,
-        env: { HYPRLAND_INSTANCE_SIGNATURE: r.sockets.signature, ...(rt && !env.env.XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR: rt } : {}) },
+        // the display Hyprland wrote into hyprland.lock: right even when the host stripped WAYLAND_DISPLAY
+        env: discoveredEnv(env.env, rt, { HYPRLAND_INSTANCE_SIGNATURE: r.sockets.signature }, r.sockets.wayland),
       };
     } catch (err) {
       return { ok: false, reason: `Hyprland detection failed: ${err instanceof Error ? err.message : String(err)}` };
@@ -39,7 +40,7 @@ export class HyprlandCompositorFactory implements CompositorFactory {
     let version: string | null = this.overrides.version ?? null;
     if (version === null) {
       try {
-        const v = await new HyprlandRequestClient(r.sockets.request, 2000).json<{ version?: string; tag?: string }>('version');
+        const v = await new HyprlandRequestClient(r.sockets.request).json<{ version?: string; tag?: string }>('version');
         version = v.version || v.tag?.replace(/^v/, '') || null;
       } catch {
         version = null;

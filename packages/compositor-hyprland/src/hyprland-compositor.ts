@@ -1,5 +1,5 @@
 import {
-  HypruseError, LaunchMatcher, awaitLaunchedWindow, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
+  CapabilityTable, HypruseError, LaunchMatcher, awaitLaunchedWindow, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
   wrapLaunchCommand, type Bind, type ChordRegistration, type KeyCombo, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type DesktopEvent, type EventSubscription,
   type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type Window, closeAndConfirm, listenForChord } from '@hypruse/core';
 import { HyprlandDispatcher } from './dispatch/dispatcher.js';
@@ -27,6 +27,7 @@ const ALL_CAPS: CompositorCapability[] = [
   'layers', 'cursor.read', 'cursor.set', 'lock.read', 'tag', 'notify', 'binds', 'bind.run', 'launch', 'fullscreen',
   'floating', 'close', 'move', 'focus', 'workspace', 'events',
 ];
+const TOPLEVEL_CAPTURE = 'window capture by toplevel needs Hyprland 0.54 or newer (ext-foreign-toplevel image capture)';
 
 /** MARK colour (HYPRUSE-BEHAVIOR §5.6). */
 const MARK_COLOR = 'rgb(ff5555)';
@@ -63,7 +64,10 @@ function matchesWorkspace(ref: { id?: number; name?: string } | undefined, want:
 export class HyprlandCompositor implements Compositor {
   readonly id = 'hyprland';
   readonly displayName = 'Hyprland';
-  readonly capabilities: ReadonlySet<CompositorCapability>;
+  private readonly caps: CapabilityTable;
+  get capabilities(): ReadonlySet<CompositorCapability> {
+    return this.caps.set;
+  }
   readonly client: HyprlandRequestClient;
   readonly dispatcher: HyprlandDispatcher;
   readonly reader: HyprlandEventReader;
@@ -71,23 +75,18 @@ export class HyprlandCompositor implements Compositor {
   private readonly knownVersion: string | null;
 
   constructor(readonly options: HyprlandCompositorOptions) {
-    this.client = new HyprlandRequestClient(options.sockets.request, options.requestTimeoutMs ?? 5000);
+    this.client = new HyprlandRequestClient(options.sockets.request, options.requestTimeoutMs);
     this.dispatcher = new HyprlandDispatcher(this.client);
-    this.reader = new HyprlandEventReader(options.sockets.events, { resolveFullscreen: (raw) => this.resolveFullscreen(raw.data) });
+    this.reader = new HyprlandEventReader(options.sockets.events, (raw) => this.resolveFullscreen(raw.data));
     this.inspector = options.inspector ?? procfsTable;
     this.knownVersion = options.version ?? null;
-    const caps = new Set<CompositorCapability>(ALL_CAPS);
+    this.caps = new CapabilityTable('Hyprland', ALL_CAPS, { 'capture.toplevel': `${TOPLEVEL_CAPTURE}; this is ${this.knownVersion ?? 'an unknown version'}` });
     const v = parseVersion(this.knownVersion);
-    if (v && (v[0] > 0 || v[1] >= 54)) caps.add('capture.toplevel');
-    this.capabilities = caps;
+    if (v && (v[0] > 0 || v[1] >= 54)) this.caps.grant('capture.toplevel');
   }
 
   unsupportedReason(cap: CompositorCapability): string {
-    if (this.capabilities.has(cap)) return `${cap} is supported on Hyprland`;
-    if (cap === 'capture.toplevel') {
-      return `window capture by toplevel needs Hyprland 0.54 or newer (ext-foreign-toplevel image capture); this is ${this.knownVersion ?? 'an unknown version'}`;
-    }
-    return `${cap} is not available on Hyprland`;
+    return this.caps.reason(cap);
   }
 
   /** The dispatch dialect in use (`legacy` or `lua`). */

@@ -12,7 +12,7 @@ export { parseEventLine, splitFields, toDesktopEvent, withHexPrefix, MAPPED_EVEN
 export type { RawHyprlandEvent } from './events/parse-event.js';
 export { mapDesktop, mapMonitor, rawSnapshotFromBatch, fullscreenMode, SNAPSHOT_QUERIES } from './model/map-desktop.js';
 export type { RawSnapshot } from './model/map-desktop.js';
-export { mapLayers, classifyLayer, layerLevel } from './model/layers.js';
+export { mapLayers, layerLevel } from './model/layers.js';
 export { mapBinds, modmaskNames, isLuaBind, normalizeCombo } from './model/binds.js';
 export { HyprlandDispatcher } from './dispatch/dispatcher.js';
 export { legacyDispatch, luaDispatch, luaMarkRule, legacyMarkRules, looksLikeWrongDialect, translateLegacyBind } from './dispatch/dialect.js';

@@ -111,12 +111,12 @@ describe('`fullscreen>>1` is also sent for maximize: events and state tell the t
     const { sim, comp } = await setup({ version, configProvider: provider });
     const a = sim.openWindow({ class: 'foot' });
     sim.openWindow({ class: 'gedit' });
-    const sub = (await comp.subscribe()) as Awaited<ReturnType<HyprlandCompositor['subscribe']>> & { raw: Array<{ name: string; data: string }> };
+    const sub = await comp.subscribe();
     const modeEvent = (e: DesktopEvent) => e.type === 'fullscreen' || (e.type === 'other' && ['maximize', 'fullscreen'].includes(e.name));
     // the user maximizes the window: Hyprland says `fullscreen>>1`, which is not fullscreen
     sim.setFullscreenMode(a.address, 1);
     expect(await nextOfType(sub, modeEvent)).toEqual({ type: 'other', name: 'maximize', data: `${a.address.slice(2)},1` });
-    expect(sub.raw.filter((r) => r.name === 'fullscreen')).toEqual([{ name: 'fullscreen', data: '1' }]);
+    expect(comp.reader.raw.filter((r) => r.name === 'fullscreen')).toEqual([{ name: 'fullscreen', data: '1' }]);
     const w = (await comp.snapshot()).windows.find((x) => x.address === a.address)!;
     expect([w.fullscreen, w.extra?.maximized]).toEqual([false, true]);
     // toggling fullscreen on a maximized window must end in fullscreen, and the event names the window

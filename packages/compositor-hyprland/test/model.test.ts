@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { decodeBatch } from '../src/ipc/batch.js';
 import { bindChord, mapBinds } from '../src/model/binds.js';
-import { classifyLayer, mapLayers } from '../src/model/layers.js';
+import { mapLayers } from '../src/model/layers.js';
+import { classifyLayer } from '@hypruse/core';
 import { SNAPSHOT_QUERIES, fullscreenMode, mapDesktop, mapMonitor, rawSnapshotFromBatch } from '../src/model/map-desktop.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -1,25 +1,8 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Compositor, CompositorEnv, CompositorFactory, DetectResult } from '@hypruse/core';
-import { HypruseError } from '@hypruse/core';
+import { HypruseError, isSocket, liveSockets, runtimeDir } from '@hypruse/core';
 import { NiriCompositor, niriSessionEnv, type NiriCompositorOptions } from './niri-compositor.js';
 
 const SOCKET_NAME = /^niri\.(.+)\.(\d+)\.sock$/;
-
-function isSocket(path: string): boolean {
-  try {
-    return statSync(path).isSocket();
-  } catch {
-    return false;
-  }
-}
-
-function runtimeDirOf(env: CompositorEnv): string | null {
-  if (env.runtimeDir) return env.runtimeDir;
-  const uid = typeof process.getuid === 'function' ? process.getuid() : null;
-  const guess = uid !== null ? `/run/user/${uid}` : null;
-  return guess && existsSync(guess) ? guess : null;
-}
 
 /** Where niri's socket is, or why none was found. Never throws. */
 export function findNiriSocket(env: CompositorEnv): { path: string; how: string } | { reason: string } {
@@ -29,23 +12,15 @@ export function findNiriSocket(env: CompositorEnv): { path: string; how: string 
     if (isSocket(fromEnv)) return { path: fromEnv, how: 'NIRI_SOCKET' };
     staleNote = `NIRI_SOCKET=${fromEnv} is not a socket (stale?); `;
   }
-  const dir = runtimeDirOf(env);
+  const dir = env.runtimeDir ?? runtimeDir(env.env);
   if (!dir) return { reason: `${staleNote}NIRI_SOCKET is not set and there is no runtime dir (XDG_RUNTIME_DIR or /run/user/<uid>) to look in` };
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch (e) {
-    return { reason: `${staleNote}NIRI_SOCKET is not set and ${dir} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
-  }
-  const candidates = names
-    .map((n) => ({ n, m: SOCKET_NAME.exec(n) }))
-    .filter((c): c is { n: string; m: RegExpExecArray } => c.m !== null)
-    .filter((c) => existsSync(`/proc/${c.m[2]}`) && isSocket(join(dir, c.n)));
-  if (candidates.length === 0) return { reason: `${staleNote}NIRI_SOCKET is not set and ${dir} holds no live niri.<display>.<pid>.sock` };
+  const skipped: string[] = [];
+  const candidates = liveSockets(dir, SOCKET_NAME, 2, skipped);
+  if (candidates.length === 0) return { reason: `${staleNote}NIRI_SOCKET is not set and ${dir} holds no live niri.<display>.<pid>.sock${skipped.length ? ` (skipped: ${skipped.join('; ')})` : ''}` };
   const display = env.env.WAYLAND_DISPLAY;
-  const pick = (display && candidates.find((c) => c.m[1] === display)) || candidates.sort((a, b) => Number(b.m[2]) - Number(a.m[2]))[0];
-  const how = candidates.length > 1 ? `found in ${dir} (${candidates.length} niri sockets; chose ${display && pick.m[1] === display ? 'the one of WAYLAND_DISPLAY' : 'the newest'})` : `found in ${dir}`;
-  return { path: join(dir, pick.n), how };
+  const pick = (display && candidates.find((c) => c.match[1] === display)) || candidates[0];
+  const how = candidates.length > 1 ? `found in ${dir} (${candidates.length} niri sockets; chose ${display && pick.match[1] === display ? 'the one of WAYLAND_DISPLAY' : 'the newest'})` : `found in ${dir}`;
+  return { path: pick.path, how };
 }
 
 /** Detects niri from NIRI_SOCKET or its socket in the runtime dir. */

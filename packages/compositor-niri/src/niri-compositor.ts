@@ -1,5 +1,6 @@
 import { basename, dirname } from 'node:path';
 import {
+  CapabilityTable,
   awaitLaunchedWindow,
   HypruseError,
   NotFoundError,
@@ -38,22 +39,19 @@ export interface NiriCompositorOptions {
   /** Environment for launched processes on top of `baseEnv` (WAYLAND_DISPLAY etc. of this niri). */
   childEnv?: Record<string, string>;
   logger?: Logger;
-  /** Deadline for one IPC request (default 2000 ms). */
+  /** Deadline for one IPC request (default: the kit's one policy). */
   requestTimeoutMs?: number;
-  /** Reconnect schedule of the event stream (see NiriEventHub). */
-  reconnectDelaysMs?: number[];
   /** Injection points for tests. */
   spawner?: Spawner;
   processTable?: ProcessTable;
 }
 
-const CAPABILITIES: CompositorCapability[] = ['layers', 'launch', 'fullscreen', 'floating', 'close', 'move', 'focus', 'workspace', 'events'];
 
 /** Why the stop chord cannot be registered on niri. */
 export const NIRI_CHORD_REASON =
   'niri reads key bindings only from its config file (the binds section); its IPC has no request to add or remove a binding at run time';
 
-const REASONS: Partial<Record<CompositorCapability, string>> = {
+const CAPS = new CapabilityTable('niri', ['layers', 'launch', 'fullscreen', 'floating', 'close', 'move', 'focus', 'workspace', 'events'], {
   'cursor.read': 'niri IPC has no request that reports the pointer position',
   'cursor.set':
     "niri IPC cannot warp the pointer (no such action); hypruse positions it with its virtual pointer's absolute motion over the output layout instead",
@@ -63,13 +61,13 @@ const REASONS: Partial<Record<CompositorCapability, string>> = {
   binds: "niri IPC does not list the configured key bindings (they live in niri's KDL config only)",
   'bind.run': 'niri IPC does not list key bindings, so there is no bind to run; use the action itself',
   'capture.toplevel': 'niri implements no ext-foreign-toplevel image capture; capture the window region instead',
-};
+});
 
 /** The niri compositor over its JSON IPC (`$NIRI_SOCKET`). */
 export class NiriCompositor implements Compositor {
   readonly id = 'niri';
   readonly displayName = 'niri';
-  readonly capabilities: ReadonlySet<CompositorCapability> = new Set(CAPABILITIES);
+  readonly capabilities: ReadonlySet<CompositorCapability> = CAPS.set;
   readonly ipc: NiriIpcClient;
   private readonly hub: NiriEventHub;
   private readonly spawner: Spawner;
@@ -77,16 +75,15 @@ export class NiriCompositor implements Compositor {
   private readonly childEnv: Record<string, string>;
 
   constructor(private readonly opts: NiriCompositorOptions) {
-    this.ipc = new NiriIpcClient(opts.socketPath, opts.requestTimeoutMs ?? 2000);
-    this.hub = new NiriEventHub(this.ipc, { logger: opts.logger, reconnectDelaysMs: opts.reconnectDelaysMs });
+    this.ipc = new NiriIpcClient(opts.socketPath, opts.requestTimeoutMs);
+    this.hub = new NiriEventHub(this.ipc, opts.logger);
     this.spawner = opts.spawner ?? spawnDetached;
     this.processTable = opts.processTable ?? procfsTable;
     this.childEnv = { ...niriSessionEnv(opts.socketPath), ...(opts.childEnv ?? {}) };
   }
 
   unsupportedReason(cap: CompositorCapability): string {
-    if (this.capabilities.has(cap)) return `${cap} is supported on niri`;
-    return REASONS[cap] ?? `niri does not support ${cap}`;
+    return CAPS.reason(cap);
   }
 
   version(): Promise<string> {
@@ -152,7 +149,7 @@ export class NiriCompositor implements Compositor {
   }
 
   async moveCursor(_point: Point): Promise<void> {
-    throw new UnsupportedError('niri', 'cursor.set', REASONS['cursor.set']!, 'Position the pointer through the Input backend (virtual pointer motion_absolute).');
+    throw CAPS.refuse('cursor.set', 'Position the pointer through the Input backend (virtual pointer motion_absolute).');
   }
 
   /**
@@ -199,7 +196,7 @@ export class NiriCompositor implements Compositor {
   }
 
   async binds(): Promise<Bind[]> {
-    throw new UnsupportedError('niri', 'binds', REASONS.binds!);
+    throw CAPS.refuse('binds');
   }
 
   readonly chordUnsupported = NIRI_CHORD_REASON;
@@ -210,7 +207,7 @@ export class NiriCompositor implements Compositor {
   }
 
   async runBind(_bind: Bind): Promise<string> {
-    throw new UnsupportedError('niri', 'bind.run', REASONS['bind.run']!);
+    throw CAPS.refuse('bind.run');
   }
 
   /** niri's IPC cannot tell (see `unsupportedReason('lock.read')`). */
@@ -219,11 +216,11 @@ export class NiriCompositor implements Compositor {
   }
 
   async tagWindow(_address: string, _tag: string): Promise<void> {
-    throw new UnsupportedError('niri', 'tag', REASONS.tag!);
+    throw CAPS.refuse('tag');
   }
 
   async notify(_message: string, _ms: number): Promise<void> {
-    throw new UnsupportedError('niri', 'notify', REASONS.notify!);
+    throw CAPS.refuse('notify');
   }
 
   async installMarkRule(_tag: string): Promise<boolean> {

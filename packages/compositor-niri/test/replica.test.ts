@@ -85,7 +85,6 @@ describe('NiriReplica', () => {
       { type: 'window_close', address: '2' },
       { type: 'title_change', address: '1', title: 'changed' },
       { type: 'window_open', address: '3', class: 'app', title: 'w3', workspace: '1', pid: 103 },
-      { type: 'resync', reason: expect.stringContaining('2 windows') },
     ]);
   });
 

@@ -1,12 +1,12 @@
 export { swayPlugin } from './plugin.js';
-export { SwayCompositorFactory, findSwaySockets, findWaylandDisplay } from './factory.js';
+export { SwayCompositorFactory, findSwaySockets } from './factory.js';
 export { SwayCompositor } from './sway-compositor.js';
 export type { SwayCompositorOptions } from './sway-compositor.js';
-export { SWAY_CAPABILITIES, swayUnsupportedReason } from './capabilities.js';
+export { swayCapabilities } from './capabilities.js';
 export { SwayIpcClient, messageName } from './ipc/sway-ipc-client.js';
 export type { SwayIpcClientOptions, RequestOptions } from './ipc/sway-ipc-client.js';
-export { SwayEventStream } from './ipc/sway-event-stream.js';
-export type { SwayEventStreamOptions } from './ipc/sway-event-stream.js';
+export { openSwayEvents, swayEventSource } from './ipc/sway-event-stream.js';
+export type { SwayEventOptions, SwayEventConnection } from './ipc/sway-event-stream.js';
 export { encodeFrame, FrameDecoder, FrameError, MAGIC, HEADER_SIZE } from './ipc/codec.js';
 export type { Frame } from './ipc/codec.js';
 export { SwayMessage, SwayEvent, eventName, isEvent } from './ipc/message-types.js';

@@ -1,13 +1,12 @@
 import type {
   Bind, ChordRegistration, KeyCombo, CloseOutcome, Compositor, CompositorCapability, Cursor, Desktop, EventSubscription, LaunchOptions, LaunchResult, Point, Window,
 } from '@hypruse/core';
-import { CancelledError, HypruseError, NotFoundError, UnsupportedError, UsageError, awaitLaunchedWindow, startLaunch, closeAndConfirm } from '@hypruse/core';
-import { SWAY_CAPABILITIES, swayUnsupportedReason } from './capabilities.js';
-import { EventQueue, listenForChord } from '@hypruse/core';
-import { normalizeSwayEvent } from './events/normalize.js';
+import { CancelledError, HypruseError, NotFoundError, UsageError, awaitLaunchedWindow, startLaunch, closeAndConfirm } from '@hypruse/core';
+import { swayCapabilities } from './capabilities.js';
+import { EventHub, EventQueue, listenForChord } from '@hypruse/core';
 import type { SwayEventName } from './ipc/message-types.js';
 import { SwayMessage } from './ipc/message-types.js';
-import { SwayEventStream } from './ipc/sway-event-stream.js';
+import { swayEventSource } from './ipc/sway-event-stream.js';
 import { SwayIpcClient } from './ipc/sway-ipc-client.js';
 import { parseSwayBinds } from './model/binds.js';
 import { STOP_CHORD_COMMAND, sameSwayKeys, swayChordCommands } from './model/chord.js';
@@ -23,8 +22,6 @@ export interface SwayCompositorOptions {
   /** What discovery found (WAYLAND_DISPLAY, SWAYSOCK, XDG_RUNTIME_DIR, ...), on top of `baseEnv` for launched commands. */
   launchEnv?: Record<string, string>;
   requestTimeoutMs?: number;
-  /** Delays between event reconnection attempts. */
-  eventReconnectDelaysMs?: number[];
 }
 
 const SUBSCRIBED_EVENTS: readonly SwayEventName[] = ['window', 'workspace', 'binding', 'shutdown'];
@@ -37,9 +34,9 @@ export class SwayCompositor implements Compositor {
   readonly id = 'sway';
   readonly displayName = 'sway';
   /** SWAY_CAPABILITIES, plus `capture.toplevel` once the tree names its windows for ext-foreign-toplevel capture (sway 1.12+). */
-  private readonly caps = new Set<CompositorCapability>(SWAY_CAPABILITIES);
+  private readonly caps = swayCapabilities();
   get capabilities(): ReadonlySet<CompositorCapability> {
-    return this.caps;
+    return this.caps.set;
   }
   readonly client: SwayIpcClient;
   private readonly opts: SwayCompositorOptions;
@@ -53,7 +50,7 @@ export class SwayCompositor implements Compositor {
   }
 
   unsupportedReason(cap: CompositorCapability): string {
-    return swayUnsupportedReason(cap);
+    return this.caps.reason(cap);
   }
 
   async version(): Promise<string> {
@@ -68,36 +65,14 @@ export class SwayCompositor implements Compositor {
   async snapshot(signal?: AbortSignal): Promise<Desktop> {
     const desktop = desktopFromTree(await this.tree(signal), this.cursor);
     // A window's foreign_toplevel_identifier is what grim -T captures, covered or on a hidden workspace.
-    if (desktop.windows.some((w) => typeof w.extra?.toplevelId === 'string')) this.caps.add('capture.toplevel');
+    if (desktop.windows.some((w) => typeof w.extra?.toplevelId === 'string')) this.caps.grant('capture.toplevel');
     return desktop;
   }
 
   async subscribe(): Promise<EventSubscription> {
-    let stream: SwayEventStream | null = null;
-    const queue = new EventQueue(() => {
-      stream?.close();
-      this.subscriptions.delete(queue);
-    });
-    stream = new SwayEventStream({
-      socketPath: this.opts.socketPath,
-      events: SUBSCRIBED_EVENTS,
-      optionalEvents: OPTIONAL_EVENTS,
-      reconnectDelaysMs: this.opts.eventReconnectDelaysMs,
-      onEvent: (name, payload) => {
-        for (const ev of normalizeSwayEvent(name, payload)) queue.push(ev);
-      },
-      onReconnect: () => queue.push({ type: 'resync', reason: 'the sway event connection was re-established; events in the gap may be missing' }),
-      onDead: (err) => queue.fail(err),
-    });
-    try {
-      await stream.start();
-    } catch (err) {
-      stream.close();
-      if (err instanceof HypruseError && err.code === 'error.compositor') {
-        throw new HypruseError('error.events', `cannot subscribe to sway events: ${err.message}`, { hint: err.hint, cause: err });
-      }
-      throw err;
-    }
+    // one connection per subscription (sway subscribes per connection); the kit reconnects it and sends `resync`
+    const hub = new EventHub(swayEventSource({ socketPath: this.opts.socketPath, events: SUBSCRIBED_EVENTS, optionalEvents: OPTIONAL_EVENTS }));
+    const queue = await hub.subscribe();
     this.subscriptions.add(queue);
     return queue;
   }
@@ -241,7 +216,7 @@ export class SwayCompositor implements Compositor {
   }
 
   async notify(_message: string, _ms: number): Promise<void> {
-    throw new UnsupportedError('sway', 'notify', swayUnsupportedReason('notify'));
+    throw this.caps.refuse('notify');
   }
 
   async installMarkRule(_tag: string): Promise<boolean> {

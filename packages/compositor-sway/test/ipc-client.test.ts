@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HypruseError } from '@hypruse/core';
 import { SwayIpcClient } from '../src/ipc/sway-ipc-client.js';
-import { SwayEventStream } from '../src/ipc/sway-event-stream.js';
+import { openSwayEvents, swayEventSource } from '../src/ipc/sway-event-stream.js';
+import { EventHub } from '@hypruse/core';
 import { FakeSway } from './support/fake-sway.js';
 
 let fake: FakeSway | null = null;
@@ -103,7 +104,7 @@ describe('SwayIpcClient', () => {
   });
 });
 
-describe('SwayEventStream', () => {
+describe('sway events through the kit', () => {
   const subscribeHandler = (f: { type: number; payload: Buffer }) => {
     if (f.type !== 2) return undefined;
     const names = JSON.parse(f.payload.toString()) as string[];
@@ -113,8 +114,7 @@ describe('SwayEventStream', () => {
   it('subscribes, tolerates a refused optional event and delivers events by name', async () => {
     fake = await new FakeSway(subscribeHandler).start();
     const got: Array<[string, unknown]> = [];
-    const s = new SwayEventStream({ socketPath: fake.socketPath, events: ['window', 'workspace'], optionalEvents: ['output'], onEvent: (n, p) => got.push([n, p]), onDead: () => {} });
-    await s.start();
+    const s = await openSwayEvents({ socketPath: fake.socketPath, events: ['window', 'workspace'], optionalEvents: ['output'] }, (n, p) => got.push([n, p]), () => {});
     expect(JSON.parse(fake.conns[0].received[0].payload.toString())).toEqual(['window', 'workspace']);
     fake.conns[0].send(0x80000003, { change: 'new', container: { id: 5 } });
     await new Promise((r) => setTimeout(r, 50));
@@ -125,38 +125,28 @@ describe('SwayEventStream', () => {
 
   it('refused required subscription is error.events', async () => {
     fake = await new FakeSway(() => reply({ success: false })).start();
-    const s = new SwayEventStream({ socketPath: fake.socketPath, events: ['window'], onEvent: () => {}, onDead: () => {} });
-    await expect(s.start()).rejects.toMatchObject({ code: 'error.events' });
+    await expect(openSwayEvents({ socketPath: fake.socketPath, events: ['window'] }, () => {}, () => {})).rejects.toMatchObject({ code: 'error.events' });
   });
 
-  it('re-establishes a connection the server dropped, with the same subscription', async () => {
+  it('re-establishes a connection the server dropped, with the same subscription, and says resync', async () => {
     fake = await new FakeSway(subscribeHandler).start();
-    const got: string[] = [];
-    let reconnected = 0;
-    const s = new SwayEventStream({
-      socketPath: fake.socketPath, events: ['window'], onEvent: (_n, p) => got.push((p as { change: string }).change), onReconnect: () => reconnected++, onDead: () => {},
-    });
-    await s.start();
+    const hub = new EventHub(swayEventSource({ socketPath: fake.socketPath, events: ['window'] }));
+    const sub = await hub.subscribe();
     fake.conns[0].socket.destroy();
-    for (let i = 0; i < 50 && reconnected === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(reconnected).toBe(1);
+    expect(await sub.next(5000)).toMatchObject({ type: 'resync' });
+    expect(hub.reconnects).toBe(1);
     expect(fake.conns).toHaveLength(2);
     expect(JSON.parse(fake.conns[1].received[0].payload.toString())).toEqual(['window']);
-    fake.conns[1].send(0x80000003, { change: 'close' });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(got).toEqual(['close']);
-    s.close();
+    fake.conns[1].send(0x80000003, { change: 'close', container: { id: 7, type: 'con', app_id: 'x' } });
+    expect(await sub.next(5000)).toMatchObject({ type: 'window_close', address: '7' });
+    sub.close();
   });
 
-  it('reports death when sway is gone for good', async () => {
+  it('fails the subscription when sway is gone for good', async () => {
     fake = await new FakeSway(subscribeHandler).start();
-    let dead: HypruseError | null = null;
-    const s = new SwayEventStream({ socketPath: fake.socketPath, events: ['window'], onEvent: () => {}, onDead: (e) => (dead = e), reconnectDelaysMs: [10, 10] });
-    await s.start();
+    const hub = new EventHub(swayEventSource({ socketPath: fake.socketPath, events: ['window'] }));
+    const sub = await hub.subscribe();
     await fake.unlisten();
-    for (let i = 0; i < 50 && !dead; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(dead).not.toBeNull();
-    expect(dead!.code).toBe('error.events');
-    expect(s.alive).toBe(false);
+    await expect(sub.next(30000)).rejects.toMatchObject({ code: 'error.events' });
   });
 });

@@ -1,13 +1,33 @@
 import type { Monitor } from './contracts/desktop.js';
 import type { Point, Rect } from './contracts/geometry.js';
 
-/** Logical size of a monitor from its physical mode, scale and transform (odd transforms swap axes). */
-export function logicalSize(physW: number, physH: number, scale: number, transform: number): { width: number; height: number } {
-  const s = scale > 0 ? scale : 1;
-  let w = Math.round(physW / s);
-  let h = Math.round(physH / s);
+/**
+ * The exact scale behind a printed one. Compositors keep only scales of the
+ * form k/120 (the wp_fractional_scale step) that divide the mode into whole
+ * logical pixels, and some print them with two decimals: 4/3 reads `1.33`,
+ * and 2560/1.33 would give 1925 instead of 1920. So take the k/120 within
+ * the print's rounding that gives whole logical sizes on both axes; an exact
+ * print passes through unchanged.
+ */
+export function exactScale(printed: number, width: number, height: number): number {
+  if (!(printed > 0) || !(width > 0) || !(height > 0)) return printed > 0 ? printed : 1;
+  const whole = (s: number) => Math.abs(width / s - Math.round(width / s)) < 1e-6 && Math.abs(height / s - Math.round(height / s)) < 1e-6;
+  if (whole(printed)) return printed;
+  let best: number | null = null;
+  for (let k = Math.ceil((printed - 0.005) * 120 - 1e-9); k <= Math.floor((printed + 0.005) * 120 + 1e-9); k++) {
+    const s = k / 120;
+    if (k > 0 && whole(s) && (best === null || Math.abs(s - printed) < Math.abs(best - printed))) best = s;
+  }
+  return best ?? printed;
+}
+
+/** Logical size of a monitor from its physical mode, (printed) scale and transform (odd transforms swap axes); `scale` is the exact one. */
+export function logicalSize(physW: number, physH: number, printedScale: number, transform = 0): { width: number; height: number; scale: number } {
+  const scale = exactScale(printedScale > 0 ? printedScale : 1, physW, physH);
+  let w = Math.round(physW / scale);
+  let h = Math.round(physH / scale);
   if (transform % 2 === 1) [w, h] = [h, w];
-  return { width: w, height: h };
+  return { width: w, height: h, scale };
 }
 
 export function contains(r: Rect, p: Point): boolean {

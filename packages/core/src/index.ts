@@ -40,7 +40,7 @@ export type { ToolResult, ImageBlock, ImageMeta } from './result.js';
 export type { SessionState } from './session.js';
 export { newSession } from './session.js';
 export {
-  logicalSize, contains, intersects, intersection, center, layoutBounds, monitorAt, regionScale, pixelToGlobal,
+  logicalSize, exactScale, contains, intersects, intersection, center, layoutBounds, monitorAt, regionScale, pixelToGlobal,
   globalToPixel, round6,
 } from './geometry.js';
 export { readingOrder, readingSequence } from './reading-order.js';
@@ -89,3 +89,4 @@ export type { DesktopWaitOptions, WaitEvent } from './events/desktop-wait.js';
 export type { CloseSteps } from './events/close-window.js';
 export { TIME_SCALE_VAR, MIN_TIME_SCALE, MAX_TIME_SCALE, parseTimeScale, setTimeScale, resetTimeScale, timeScale, scaledMs, slowMachineHint } from './time.js';
 export { listenForChord } from './events/chord-listener.js';
+export * from './kit/index.js';

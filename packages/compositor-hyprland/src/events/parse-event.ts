@@ -1,4 +1,4 @@
-import type { DesktopEvent } from '@hypruse/core';
+import { classifyLayer, type DesktopEvent } from '@hypruse/core';
 
 /** One socket2 line split at the first `>>`. */
 export interface RawHyprlandEvent {
@@ -70,9 +70,9 @@ export function toDesktopEvent(ev: RawHyprlandEvent): DesktopEvent {
       return { type: 'floating', address: withHexPrefix(addr), floating: (on ?? '').trim() === '1' };
     }
     case 'openlayer':
-      return { type: 'layer_open', namespace: data };
+      return { type: 'layer_open', namespace: data, kind: classifyLayer(data) };
     case 'closelayer':
-      return { type: 'layer_close', namespace: data };
+      return { type: 'layer_close', namespace: data, kind: classifyLayer(data) };
     case 'urgent':
       return { type: 'urgent', address: withHexPrefix(data) };
     case 'screencast': {

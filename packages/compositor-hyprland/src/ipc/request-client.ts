@@ -1,5 +1,4 @@
-import { createConnection } from 'node:net';
-import { CancelledError, HypruseError, scaledMs, slowMachineHint } from '@hypruse/core';
+import { HypruseError, scaledMs, unixRequest } from '@hypruse/core';
 import { buildBatch, decodeBatch, decodeJsonValues } from './batch.js';
 
 export interface RequestOptions {
@@ -28,8 +27,7 @@ export function avoidBlockingLength(request: string): string {
 /** Hyprland reads a request in reads of this many bytes (HyprCtl.cpp); a shorter one is read whole or not at all. */
 const HYPRLAND_READ_BYTES = 1023;
 
-/** Largest reply we accept (a huge `clients` list is a few MiB at most). */
-const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+const PEER = { name: 'Hyprland', hint: 'Is Hyprland running in this session? HYPRLAND_INSTANCE_SIGNATURE may point at an old instance.' };
 
 /**
  * Client for Hyprland's request socket (`.socket.sock`): one connection per
@@ -39,8 +37,8 @@ const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 export class HyprlandRequestClient {
   constructor(
     readonly socketPath: string,
-    /** Base ceiling per request, scaled by the time policy. */
-    private readonly baseTimeoutMs = 5000,
+    /** Base ceiling per request, scaled by the time policy (default: the kit's one policy). */
+    private readonly baseTimeoutMs?: number,
   ) {}
 
   /**
@@ -68,71 +66,9 @@ export class HyprlandRequestClient {
     }
   }
 
-  private requestOnce(command: string, opts: RequestOptions = {}): Promise<string> {
-    const timeoutMs = opts.timeoutMs ?? scaledMs(this.baseTimeoutMs);
-    const { signal } = opts;
-    if (signal?.aborted) return Promise.reject(new CancelledError());
-    return new Promise<string>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let done = false;
-      const sock = createConnection({ path: this.socketPath, allowHalfOpen: true });
-      const finish = (err: Error | null, value?: string) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        sock.destroy();
-        if (err) reject(err);
-        else resolve(value ?? '');
-      };
-      const onAbort = () => finish(new CancelledError());
-      const timer = setTimeout(() => {
-        finish(
-          new HypruseError('error.compositor', `Hyprland did not answer "${short(command)}" within ${timeoutMs} ms`, {
-            hint: `The compositor may be busy or hung (${slowMachineHint()}); try again, or check that the instance is responsive.`,
-            data: { timeoutMs },
-          }),
-        );
-      }, timeoutMs);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      sock.on('connect', () => {
-        sock.write(avoidBlockingLength(command));
-      });
-      sock.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_REPLY_BYTES) {
-          finish(new HypruseError('error.compositor', `Hyprland's reply to "${short(command)}" exceeded ${MAX_REPLY_BYTES} bytes`));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      const onEnd = () => {
-        if (size === 0) {
-          finish(new HypruseError('error.ipc_closed', `Hyprland closed the request socket without answering "${short(command)}"`, {
-            hint: 'The compositor dropped the connection; retry, and check that it is not restarting.',
-          }));
-        } else finish(null, Buffer.concat(chunks).toString('utf8'));
-      };
-      sock.on('end', onEnd);
-      sock.on('close', onEnd);
-      sock.on('error', (err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT' || err.code === 'ECONNREFUSED') {
-          finish(
-            new HypruseError('error.compositor', `cannot connect to Hyprland's request socket ${this.socketPath} (${err.code})`, {
-              hint: 'Is Hyprland running in this session? HYPRLAND_INSTANCE_SIGNATURE may point at an old instance.',
-              cause: err,
-            }),
-          );
-        } else if (size > 0 || err.code === 'ECONNRESET' || err.code === 'EPIPE') {
-          // nothing answered and the kernel says our bytes were never read (see request())
-          const unread = size === 0 && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
-          finish(new HypruseError('error.ipc_closed', `Hyprland closed the request socket during "${short(command)}" (${err.code ?? err.message})`, { cause: err, data: { replied: size > 0, unread } }));
-        } else {
-          finish(new HypruseError('error.compositor', `Hyprland request "${short(command)}" failed: ${err.message}`, { cause: err }));
-        }
-      });
-    });
+  private async requestOnce(command: string, opts: RequestOptions = {}): Promise<string> {
+    const reply = await unixRequest(this.socketPath, avoidBlockingLength(command), PEER, { what: command, timeoutMs: opts.timeoutMs ?? (this.baseTimeoutMs ? scaledMs(this.baseTimeoutMs) : undefined), signal: opts.signal });
+    return reply.toString('utf8');
   }
 
   /** A JSON query (`j/` flag added). */

@@ -1,4 +1,4 @@
-import { pidAlive } from '@hypruse/core';
+import { isSocket, pidAlive } from '@hypruse/core';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -10,19 +10,13 @@ export interface HyprlandSockets {
   request: string;
   /** `.socket2.sock`: the event stream. */
   events: string;
+  /** The instance's Wayland display, from line 2 of `hyprland.lock` (null when unknown). */
+  wayland?: string | null;
 }
 
 export function socketsFor(runtimeDir: string, signature: string): HyprlandSockets {
   const instanceDir = join(runtimeDir, 'hypr', signature);
   return { signature, instanceDir, request: join(instanceDir, '.socket.sock'), events: join(instanceDir, '.socket2.sock') };
-}
-
-function isSocket(path: string): boolean {
-  try {
-    return statSync(path).isSocket();
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -78,6 +72,11 @@ export function discoverSignature(runtimeDir: string, skipped: string[] = []): s
   return best?.sig ?? null;
 }
 
+function displayOf(runtimeDir: string, signature: string): string | null {
+  const live = instanceLiveness(join(runtimeDir, 'hypr', signature));
+  return live.alive ? live.wayland : null;
+}
+
 /**
  * Resolve the instance to talk to: the signature from the environment if its
  * socket exists and its Hyprland is not known dead, else discovery of a live
@@ -94,14 +93,14 @@ export function resolveSockets(runtimeDir: string | null, env: NodeJS.ProcessEnv
     let why = `${sockets.request} is not a socket (Hyprland not running, or another runtime dir)`;
     if (isSocket(sockets.request)) {
       const live = instanceLiveness(sockets.instanceDir);
-      if (live.alive) return { sockets, discovered: false };
+      if (live.alive) return { sockets: { ...sockets, wayland: live.wayland }, discovered: false };
       why = `the instance is dead: ${live.why}`;
     }
     const found = discoverSignature(runtimeDir, skipped);
-    if (found) return { sockets: socketsFor(runtimeDir, found), discovered: true };
+    if (found) return { sockets: { ...socketsFor(runtimeDir, found), wayland: displayOf(runtimeDir, found) }, discovered: true };
     return { reason: `HYPRLAND_INSTANCE_SIGNATURE is set but ${why}${dead()}` };
   }
   const found = discoverSignature(runtimeDir, skipped);
-  if (found) return { sockets: socketsFor(runtimeDir, found), discovered: true };
+  if (found) return { sockets: { ...socketsFor(runtimeDir, found), wayland: displayOf(runtimeDir, found) }, discovered: true };
   return { reason: `HYPRLAND_INSTANCE_SIGNATURE is unset and no live Hyprland instance (${join(runtimeDir, 'hypr', '*', '.socket.sock')} with a running pid in hyprland.lock) was found${dead()}` };
 }

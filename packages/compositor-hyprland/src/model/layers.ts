@@ -1,29 +1,10 @@
-import type { LayerKind, LayerLevel, LayerSurface } from '@hypruse/core';
+import { classifyLayer, type LayerLevel, type LayerSurface } from '@hypruse/core';
 import type { RawLayers } from './raw-types.js';
-
-/** Namespace prefixes per kind, first match wins in this order (HYPRUSE-BEHAVIOR §5.7, plus background). */
-const KIND_PREFIXES: ReadonlyArray<[LayerKind, readonly string[]]> = [
-  ['launcher', ['wofi', 'rofi', 'fuzzel', 'tofi', 'anyrun', 'walker', 'launcher']],
-  ['bar', ['waybar', 'hyprpanel', 'ags-', 'bar']],
-  ['notification', ['mako', 'dunst', 'swaync', 'notification']],
-  ['lock', ['hyprlock', 'swaylock', 'lockscreen']],
-  ['osk', ['wvkbd', 'squeekboard', 'osk']],
-  ['background', ['hyprpaper', 'swaybg', 'swww', 'mpvpaper', 'wallpaper', 'background']],
-];
 
 const LEVELS: Record<string, LayerLevel> = { '0': 'background', '1': 'bottom', '2': 'top', '3': 'overlay' };
 
 export function layerLevel(key: string): LayerLevel {
   return LEVELS[key] ?? 'background';
-}
-
-/** Kind of a layer surface by namespace (lowercase prefix); unknown namespaces on the background level are `background`. */
-export function classifyLayer(namespace: string, level: LayerLevel): LayerKind {
-  const ns = namespace.toLowerCase();
-  for (const [kind, prefixes] of KIND_PREFIXES) {
-    if (prefixes.some((p) => ns.startsWith(p))) return kind;
-  }
-  return level === 'background' ? 'background' : 'other';
 }
 
 /** `j/layers` (monitor → levels → entries) → flat list, ordered by monitor then level. */

@@ -1,4 +1,4 @@
-import type { Cursor, Desktop, DesktopEvent, Monitor, Window, Workspace } from '@hypruse/core';
+import { logicalSize, type Cursor, type Desktop, type DesktopEvent, type Monitor, type Window, type Workspace } from '@hypruse/core';
 import { mapLayers } from './layers.js';
 import type { RawClient, RawCursor, RawLayers, RawMonitor, RawWorkspace } from './raw-types.js';
 
@@ -14,35 +14,12 @@ export interface RawSnapshot {
   layers: RawLayers | null;
 }
 
-/**
- * The exact scale behind a printed one. Hyprland keeps only scales of the
- * form k/120 (the wp_fractional_scale step) that divide the mode into whole
- * logical pixels, and up to 0.56.1 prints them with two decimals (`{:.2f}`):
- * 4/3 reads `1.33`, and 2560/1.33 would give 1925 instead of 1920. So take
- * the k/120 within the print's rounding that gives whole logical sizes on
- * both axes; an exact print (0.56.2+) passes through unchanged.
- */
-export function exactScale(printed: number, width: number, height: number): number {
-  if (!(printed > 0) || !(width > 0) || !(height > 0)) return printed > 0 ? printed : 1;
-  const whole = (s: number) => Math.abs(width / s - Math.round(width / s)) < 1e-6 && Math.abs(height / s - Math.round(height / s)) < 1e-6;
-  if (whole(printed)) return printed;
-  let best: number | null = null;
-  for (let k = Math.ceil((printed - 0.005) * 120 - 1e-9); k <= Math.floor((printed + 0.005) * 120 + 1e-9); k++) {
-    const s = k / 120;
-    if (k > 0 && whole(s) && (best === null || Math.abs(s - printed) < Math.abs(best - printed))) best = s;
-  }
-  return best ?? printed;
-}
-
 /** Logical monitor rect: physical mode / exact scale, axes swapped for odd transforms. */
 export function mapMonitor(m: RawMonitor): Monitor {
-  const scale = exactScale(typeof m.scale === 'number' && m.scale > 0 ? m.scale : 1, m.width ?? 0, m.height ?? 0);
   const transform = typeof m.transform === 'number' ? m.transform : 0;
   const pw = m.width ?? 0;
   const ph = m.height ?? 0;
-  let w = Math.round(pw / scale);
-  let h = Math.round(ph / scale);
-  if (transform % 2 === 1) [w, h] = [h, w];
+  const { width: w, height: h, scale } = logicalSize(pw, ph, typeof m.scale === 'number' ? m.scale : 1, transform);
   const ws = m.activeWorkspace?.id;
   return {
     name: m.name ?? '',

@@ -126,13 +126,10 @@ export class NiriReplica {
     return null;
   }
 
-  private finishBurst(): DesktopEvent[] {
-    if (!this.synced) return [];
-    const out: DesktopEvent[] = [];
-    if (this.resyncing) out.push({ type: 'resync', reason: `the niri event stream was re-established (${this.windows.size} windows now); events in the gap may be missing` });
+  private finishBurst(): void {
+    if (!this.synced) return;
     this.resyncing = false;
     this.everSynced = true;
-    return out;
   }
 
   private workspacesChanged(list: NiriWorkspace[]): DesktopEvent[] {
@@ -145,7 +142,7 @@ export class NiriReplica {
     const out: DesktopEvent[] = [];
     const focused = list.find((w) => w.is_focused);
     if (!quiet && focused && focused.id !== beforeFocused) out.push(this.workspaceEvent(focused));
-    if (inBurst) out.push(...this.finishBurst());
+    if (inBurst) this.finishBurst();
     return out;
   }
 
@@ -175,7 +172,7 @@ export class NiriReplica {
       for (const [id] of before) if (!this.windows.has(id)) out.push({ type: 'window_close', address: String(id) });
       for (const w of list) out.push(...this.windowDiff(before.get(w.id), w));
     }
-    if (inBurst) out.push(...this.finishBurst());
+    if (inBurst) this.finishBurst();
     return out;
   }
 

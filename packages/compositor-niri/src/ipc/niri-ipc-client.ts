@@ -1,6 +1,5 @@
 import { createConnection, type Socket } from 'node:net';
-import { CancelledError, HypruseError, scaledMs } from '@hypruse/core';
-import { LineSplitter } from './line-splitter.js';
+import { CONNECT_TIMEOUT_MS, CancelledError, HypruseError, LineSplitter, scaledMs, unixRequest } from '@hypruse/core';
 import { ShapeError, asArray, asLayer, asOutputs, asWindow, asWorkspace, isObj, responseBody } from './shapes.js';
 import type { NiriEvent, NiriLayerSurface, NiriOutput, NiriRequest, NiriWindow, NiriWorkspace } from './types.js';
 import { requestName } from './types.js';
@@ -22,6 +21,7 @@ export interface NiriEventStream {
 }
 
 const HINT = 'Is niri running in this session? NIRI_SOCKET must point at its socket ($XDG_RUNTIME_DIR/niri.<display>.<pid>.sock).';
+const PEER = { name: 'niri', hint: HINT };
 
 /**
  * niri's JSON IPC: one connection per request (`"Request"\n` → one reply
@@ -32,53 +32,25 @@ const HINT = 'Is niri running in this session? NIRI_SOCKET must point at its soc
 export class NiriIpcClient {
   constructor(
     readonly socketPath: string,
-    private readonly defaultTimeoutMs = 2000,
+    /** Base deadline per request, scaled (default: the kit's one policy). */
+    private readonly defaultTimeoutMs?: number,
   ) {}
 
   /** Send one request; resolves to the `Ok` payload, throws a typed error carrying niri's `Err` text. */
-  request(req: NiriRequest, opts: NiriRequestOptions = {}): Promise<unknown> {
+  async request(req: NiriRequest, opts: NiriRequestOptions = {}): Promise<unknown> {
     const name = requestName(req);
-    const timeoutMs = opts.timeoutMs ?? scaledMs(this.defaultTimeoutMs);
-    return new Promise<unknown>((resolve, reject) => {
-      if (opts.signal?.aborted) return reject(new CancelledError(`niri ${name} cancelled`));
-      const sock = createConnection(this.socketPath);
-      const splitter = new LineSplitter();
-      let done = false;
-      const finish = (err: Error | null, value?: unknown) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onAbort);
-        sock.destroy();
-        if (err) reject(err);
-        else resolve(value);
-      };
-      const onAbort = () => finish(new CancelledError(`niri ${name} cancelled`));
-      const timer = setTimeout(
-        () => finish(new HypruseError('error.compositor', `niri did not answer ${name} within ${timeoutMs} ms`, { hint: 'niri may be hung or busy; try again.', data: { request: name } })),
-        timeoutMs,
-      );
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      sock.on('connect', () => sock.write(`${JSON.stringify(req)}\n`));
-      sock.on('data', (chunk) => {
-        const lines = splitter.push(chunk);
-        if (lines.length === 0) return;
-        try {
-          finish(null, parseReply(lines[0], name));
-        } catch (e) {
-          finish(e as Error);
-        }
-      });
-      sock.on('error', (e: NodeJS.ErrnoException) => finish(connectError(this.socketPath, name, e)));
-      sock.on('close', () =>
-        finish(new HypruseError('error.ipc_closed', `niri closed the connection before answering ${name}`, { hint: HINT, data: { request: name } })),
-      );
+    const reply = await unixRequest(this.socketPath, `${JSON.stringify(req)}\n`, PEER, {
+      what: name,
+      timeoutMs: opts.timeoutMs ?? (this.defaultTimeoutMs ? scaledMs(this.defaultTimeoutMs) : undefined),
+      signal: opts.signal,
+      complete: (buf) => buf.indexOf(10),
     });
+    return parseReply(reply.toString('utf8'), name);
   }
 
   /** Open an event stream; resolves once niri answered `Handled` (subscribed on the wire). */
   openEventStream(handlers: NiriEventStreamHandlers, opts: NiriRequestOptions = {}): Promise<NiriEventStream> {
-    const timeoutMs = opts.timeoutMs ?? scaledMs(this.defaultTimeoutMs);
+    const timeoutMs = opts.timeoutMs ?? scaledMs(CONNECT_TIMEOUT_MS);
     return new Promise<NiriEventStream>((resolve, reject) => {
       if (opts.signal?.aborted) return reject(new CancelledError('niri EventStream cancelled'));
       const sock: Socket = createConnection(this.socketPath);

@@ -3,10 +3,12 @@
  * then the payload; native byte order (little-endian on every platform sway
  * runs on that Node supports here). No domain logic lives here.
  */
+import { MAX_REPLY_BYTES } from '@hypruse/core';
+
 export const MAGIC = Buffer.from('i3-ipc', 'ascii');
 export const HEADER_SIZE = 14;
-/** Refuse frames larger than this: a corrupt length must not make us buffer forever. */
-export const MAX_PAYLOAD = 64 * 1024 * 1024;
+/** Refuse frames larger than the kit's reply cap: a corrupt length must not make us buffer forever. */
+export const MAX_PAYLOAD = MAX_REPLY_BYTES;
 
 export interface Frame {
   type: number;

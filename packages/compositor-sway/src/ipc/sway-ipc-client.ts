@@ -1,5 +1,5 @@
-import net from 'node:net';
-import { CancelledError, HypruseError, scaledMs } from '@hypruse/core';
+import type net from 'node:net';
+import { CancelledError, HypruseError, REQUEST_TIMEOUT_MS, connectUnix, scaledMs } from '@hypruse/core';
 import { encodeFrame, FrameDecoder, FrameError } from './codec.js';
 import { isEvent, SwayMessage } from './message-types.js';
 
@@ -32,42 +32,6 @@ export function messageName(type: number): string {
 
 export const SOCKET_HINT = 'Is sway running? SWAYSOCK must name its socket ($XDG_RUNTIME_DIR/sway-ipc.<uid>.<pid>.sock).';
 
-/** Open a Unix socket with a deadline; connection failures become `error.compositor`. */
-export function connectSocket(socketPath: string, timeoutMs: number, signal?: AbortSignal): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new CancelledError());
-    const sock = net.createConnection({ path: socketPath });
-    const cleanup = () => {
-      clearTimeout(timer);
-      sock.off('connect', onConnect);
-      sock.off('error', onError);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const onConnect = () => {
-      cleanup();
-      resolve(sock);
-    };
-    const onError = (err: NodeJS.ErrnoException) => {
-      cleanup();
-      sock.destroy();
-      reject(new HypruseError('error.compositor', `cannot connect to sway IPC at ${socketPath}: ${err.code ?? err.message}`, { hint: SOCKET_HINT, cause: err }));
-    };
-    const onAbort = () => {
-      cleanup();
-      sock.destroy();
-      reject(new CancelledError());
-    };
-    const timer = setTimeout(() => {
-      cleanup();
-      sock.destroy();
-      reject(new HypruseError('error.compositor', `connecting to sway IPC at ${socketPath} took longer than ${timeoutMs} ms`, { hint: SOCKET_HINT }));
-    }, timeoutMs);
-    sock.once('connect', onConnect);
-    sock.once('error', onError);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
  * Request/reply client over one persistent i3-ipc connection. Requests are
  * written in call order and replies matched first-in first-out (sway answers
@@ -77,7 +41,7 @@ export function connectSocket(socketPath: string, timeoutMs: number, signal?: Ab
 export class SwayIpcClient {
   readonly socketPath: string;
   private readonly timeoutMs: number;
-  private readonly connectTimeoutMs: number;
+  private readonly connectTimeoutMs: number | undefined;
   private socket: net.Socket | null = null;
   private connecting: Promise<net.Socket> | null = null;
   private decoder = new FrameDecoder();
@@ -86,8 +50,8 @@ export class SwayIpcClient {
 
   constructor(opts: SwayIpcClientOptions) {
     this.socketPath = opts.socketPath;
-    this.timeoutMs = opts.timeoutMs ?? 3000;
-    this.connectTimeoutMs = opts.connectTimeoutMs ?? 1000;
+    this.timeoutMs = opts.timeoutMs ?? REQUEST_TIMEOUT_MS;
+    this.connectTimeoutMs = opts.connectTimeoutMs;
   }
 
   /** Send one message and resolve with the raw reply payload. */
@@ -148,7 +112,7 @@ export class SwayIpcClient {
   private ensureConnected(signal?: AbortSignal): Promise<net.Socket> {
     if (this.socket) return Promise.resolve(this.socket);
     if (!this.connecting) {
-      this.connecting = connectSocket(this.socketPath, scaledMs(this.connectTimeoutMs)).then(
+      this.connecting = connectUnix(this.socketPath, { name: 'sway', hint: SOCKET_HINT }, { timeoutMs: this.connectTimeoutMs && scaledMs(this.connectTimeoutMs) }).then(
         (sock) => {
           this.connecting = null;
           if (this.closed) {

@@ -93,8 +93,8 @@ export type DesktopEvent =
   | { type: 'fullscreen'; address: string | null; fullscreen: boolean }
   | { type: 'floating'; address: string; floating: boolean }
   | { type: 'workspace'; name: string; id?: string; monitor?: string }
-  | { type: 'layer_open'; namespace: string }
-  | { type: 'layer_close'; namespace: string }
+  | { type: 'layer_open'; namespace: string; kind: LayerKind }
+  | { type: 'layer_close'; namespace: string; kind: LayerKind }
   | { type: 'urgent'; address: string }
   | { type: 'screencast'; active: boolean; owner?: string }
   | { type: 'binding'; command: string; combo?: string }

@@ -1,3 +1,4 @@
+import { classifyLayer } from '../kit/layers.js';
 import type { Desktop, DesktopEvent } from '../contracts/desktop.js';
 
 interface ModelWindow {
@@ -88,8 +89,8 @@ export class DesktopModel {
     if (ws && (!this.activeWorkspace || this.activeWorkspace.id !== ws.id)) out.push({ type: 'workspace', name: ws.name, id: ws.id });
     if (this.layers && desktop.layers) {
       const fresh = new Set(desktop.layers.map((l) => l.namespace));
-      for (const n of this.layers) if (!fresh.has(n)) out.push({ type: 'layer_close', namespace: n });
-      for (const n of fresh) if (!this.layers.has(n)) out.push({ type: 'layer_open', namespace: n });
+      for (const n of this.layers) if (!fresh.has(n)) out.push({ type: 'layer_close', namespace: n, kind: classifyLayer(n) });
+      for (const n of fresh) if (!this.layers.has(n)) out.push({ type: 'layer_open', namespace: n, kind: desktop.layers.find((l) => l.namespace === n)?.kind ?? classifyLayer(n) });
     }
     const applied = out.map((e) => this.apply(e));
     this.load(desktop);

@@ -1,0 +1,5 @@
+export { REQUEST_TIMEOUT_MS, CONNECT_TIMEOUT_MS, MAX_REPLY_BYTES, unixRequest, connectUnix, LineSplitter, type Peer, type UnixRequestOptions } from './unix.js';
+export { EventHub, RECONNECT_DELAYS_MS, type EventSource, type StreamConnection } from './event-hub.js';
+export { isSocket, liveSockets, waylandDisplay, discoveredEnv, type LiveSocket } from './discovery.js';
+export { LAYER_KINDS, classifyLayer } from './layers.js';
+export { CapabilityTable } from './capabilities.js';
