@@ -9,11 +9,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaledMs } from '@hypruse/core';
-import { killFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
+import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import { startServerExactEnv, type Server } from '../support/server.js';
 import { alive } from '../support/tools.js';
 
 const desk = await requireDesktop();
+
+/** Stop a process this test's launches started (by its pid): TERM, then KILL if it lingers. */
+async function stop(pid: number): Promise<void> {
+  if (!alive(pid)) return;
+  process.kill(pid, 'SIGTERM');
+  try {
+    await waitFor(() => !alive(pid), scaledMs(5000), `pid ${pid} to exit`);
+  } catch {
+    if (alive(pid)) process.kill(pid, 'SIGKILL');
+  }
+}
 
 function environ(pid: number): Record<string, string> {
   const out: Record<string, string> = {};
@@ -33,7 +44,7 @@ describe.skipIf(!desk)('launch from a server with only HOME, PATH and XDG_RUNTIM
     server = await startServerExactEnv({ HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_RUNTIME_DIR: desk!.env.XDG_RUNTIME_DIR, HYPRUSE_INDICATOR: '0' });
   }, 60000);
   afterAll(async () => {
-    for (const pid of pids) if (alive(pid)) await killFixture(pid).catch(() => undefined);
+    for (const pid of pids) await stop(pid).catch(() => undefined);
     await server?.close();
   });
 
@@ -90,4 +101,39 @@ describe.skipIf(!desk)('launch from a server with only HOME, PATH and XDG_RUNTIM
     expect(String(l.data.note)).toMatch(/--force-renderer-accessibility \(electron accessibility\)/);
     await server.call('wm', { action: 'close_window', target: String(l.data.address) });
   }, 60000);
+
+  it('a single-instance app (mousepad): the window that stays comes back, and a second launch is a hand-off to the first instance', async () => {
+    const a = await server.call('launch', { command: 'mousepad', wait_s: 20 });
+    expect(a.isError, a.text.join('\n')).toBe(false);
+    const pid = Number(a.data.pid);
+    pids.push(pid);
+    // the answer is the window that stays (mousepad often replaces its first window within a second)
+    await new Promise((r) => setTimeout(r, scaledMs(1500)));
+    const nodes = (await swayNodes()).filter((n) => n.pid === pid);
+    expect(nodes.map((n) => String(n.id)), 'the returned window is still the one mousepad shows').toEqual([String(a.data.address)]);
+
+    const b = await server.call('launch', { command: 'mousepad', wait_s: 20 });
+    expect(b.isError, b.text.join('\n')).toBe(false);
+    expect(b.data).toMatchObject({ address: a.data.address, handed_to: pid });
+    expect(b.text[0]).toMatch(/handed over to the running instance \(pid \d+\), which showed it in its existing window/);
+    const after = (await swayNodes()).find((n) => String(n.id) === String(a.data.address));
+    expect(after?.name, 'the running instance opened a second document').toMatch(/^Untitled 2 - Mousepad$/);
+    await stop(pid);
+  }, 90000);
+
+  it('LibreOffice Writer: the splash is skipped, the document window comes back with the first-start dialog over it', async () => {
+    const l = await server.call('launch', { command: 'libreoffice --writer', wait_s: 30 });
+    expect(l.isError, l.text.join('\n')).toBe(false);
+    const pid = Number(l.data.pid);
+    pids.push(pid);
+    expect(l.data).toMatchObject({ class: 'libreoffice-writer', title: 'Untitled 1 - LibreOffice Writer' });
+    const nodes = await swayNodes();
+    const doc = nodes.find((n) => String(n.id) === String(l.data.address));
+    expect(doc?.app_id).toBe('libreoffice-writer');
+    expect(nodes.some((n) => n.app_id === 'soffice' && /^LibreOffice [0-9.]+$/.test(n.name ?? '')), 'the splash is gone').toBe(false);
+    const dialogs = (l.data.dialogs ?? []) as Array<{ address: string; title: string }>;
+    expect(dialogs.map((d) => d.title)).toEqual([expect.stringMatching(/^Tip of the Day/)]);
+    expect(nodes.find((n) => String(n.id) === dialogs[0]!.address)?.name).toMatch(/^Tip of the Day/);
+    await stop(pid);
+  }, 90000);
 });

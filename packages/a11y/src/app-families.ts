@@ -34,6 +34,10 @@ export interface AppFamily {
   undoHostEnv?: Record<string, string>;
   /** Command-line switches added when the program is recognised (after the program word, unless already given). */
   switches?: string[];
+  /** Windows shown only while the app starts (regular expression sources for class and title): never the launch's answer. */
+  splash?: Array<{ class?: string; title?: string }>;
+  /** How long a launch waits for the app's windows to stay unchanged (ms): longer for apps that replace their first window. */
+  stayMs?: number;
   /** What was measured about it (versions, facts); shown by nothing, read by people. */
   facts?: string;
 }
@@ -92,8 +96,21 @@ export const APP_FAMILIES: readonly AppFamily[] = [
     binaries: ['libreoffice', 'soffice', 'soffice.bin', 'lowriter', 'localc', 'loimpress', 'lodraw', 'lomath', 'lobase'],
     desktopIds: ['libreoffice-writer', 'libreoffice-calc', 'libreoffice-startcenter', 'soffice'],
     atspiToolkit: ['VCL'],
+    splash: [{ class: '^soffice$', title: '^LibreOffice( [0-9.]+)?$' }],
+    // the first-start "Tip of the Day" opens a second or more after the document window
+    stayMs: 2500,
     facts:
       'LibreOffice 7.4 first maps a 648x200 splash window (class soffice) that closes about 1.5 s later; the document window comes next. "Tip of the Day" is a modal dialog on first start.',
+  },
+  {
+    id: 'xfce-single-instance',
+    title: 'Xfce apps that run as one instance (mousepad)',
+    binaries: ['mousepad'],
+    desktopIds: ['org.xfce.mousepad'],
+    atspiToolkit: ['GTK', 'gtk'],
+    // mousepad 0.5.10 maps "Mousepad" and, in 2 of 3 starts, replaces it with "Untitled 1 - Mousepad" within a second
+    stayMs: 1200,
+    facts: 'A second mousepad hands its request to the running instance and exits; the instance opens a tab (or a window, by its opening-mode setting).',
   },
   {
     id: 'gecko',
@@ -219,7 +236,13 @@ export function planLaunch(command: string, env: NodeJS.ProcessEnv, table: reado
   const switches = [...new Set(families.flatMap((f) => f.switches ?? []))].filter((s) => !command.includes(s));
   const added = switches.map((s) => `${s} (${families.find((f) => f.switches?.includes(s))!.id} accessibility)`);
   const cmd = switches.length ? `${command.slice(0, prog.end)} ${switches.join(' ')}${command.slice(prog.end)}` : command;
-  return { command: cmd, env: outEnv, families: families.map((f) => f.id), added };
+  const program = resolveProgram(prog.program, env);
+  const splash = families.flatMap((f) => f.splash ?? []);
+  const stays = families.map((f) => f.stayMs ?? 0).filter((n) => n > 0);
+  return {
+    command: cmd, env: outEnv, families: families.map((f) => f.id), added,
+    ...(program ? { program } : {}), ...(splash.length ? { splash } : {}), ...(stays.length ? { stayMs: Math.max(...stays) } : {}),
+  };
 }
 
 /** The table behind the AppFamilies contract. */

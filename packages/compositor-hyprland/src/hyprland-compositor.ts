@@ -1,5 +1,5 @@
 import {
-  CapabilityTable, HypruseError, LaunchMatcher, awaitLaunchedWindow, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
+  CapabilityTable, HypruseError, LaunchMatcher, awaitLaunchedWindow, launchWaitExtras, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
   wrapLaunchCommand, type Bind, type ChordRegistration, type KeyCombo, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type DesktopEvent, type EventSubscription,
   type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type Window, closeAndConfirm, listenForChord } from '@hypruse/core';
 import { HyprlandDispatcher } from './dispatch/dispatcher.js';
@@ -292,16 +292,17 @@ export class HyprlandCompositor implements Compositor {
       {
         subscribe: () => this.subscribe(),
         windows: async (signal) =>
-          (await this.clients(signal)).map((c) => ({ address: normalizeAddress(c.address as string), pid: typeof c.pid === 'number' ? c.pid : null })),
+          (await this.clients(signal)).map((c) => ({ address: normalizeAddress(c.address as string), pid: typeof c.pid === 'number' ? c.pid : null, class: typeof c.class === 'string' ? c.class : undefined, title: typeof c.title === 'string' ? c.title : undefined })),
         start: async () => {
           await this.dispatcher.dispatch({ op: 'exec', command: wrapped, workspace });
           // Hyprland starts the process itself: no root pid, the token alone decides.
           return { child: null, matcher: new LaunchMatcher({ token, table: this.inspector }) };
         },
       },
-      { timeoutMs: opts.timeoutMs, signal: opts.signal },
+      { timeoutMs: opts.timeoutMs, signal: opts.signal, stayMs: opts.stayMs, splash: opts.splash, program: opts.program, table: this.inspector },
     );
-    if (!wait.window) return { pid: null, window: null, note: wait.note };
+    const extras = await launchWaitExtras(wait, (a) => this.windowByAddress(a));
+    if (!wait.window) return { pid: null, window: null, note: wait.note, ...extras };
     const found = wait.window.address;
     let window = await this.windowByAddress(found);
     let relocated = false;
@@ -318,6 +319,7 @@ export class HyprlandCompositor implements Compositor {
       window,
       ...(relocated ? { relocated: true } : {}),
       ...(notes.length ? { note: notes.join('; ') } : {}),
+      ...extras,
     };
   }
 

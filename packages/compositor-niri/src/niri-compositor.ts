@@ -2,6 +2,7 @@ import { basename, dirname } from 'node:path';
 import {
   CapabilityTable,
   awaitLaunchedWindow,
+  launchWaitExtras,
   HypruseError,
   NotFoundError,
   UnsupportedError,
@@ -172,13 +173,14 @@ export class NiriCompositor implements Compositor {
             streamError = e.message;
             return null;
           }),
-        windows: async (signal) => (await this.ipc.windows({ signal })).map((w) => ({ address: String(w.id), pid: w.pid ?? null })),
+        windows: async (signal) => (await this.ipc.windows({ signal })).map((w) => ({ address: String(w.id), pid: w.pid ?? null, class: w.app_id ?? undefined, title: w.title ?? undefined })),
         start: () => startLaunch(command, env, { spawner: this.spawner, table: this.processTable }),
       },
-      { timeoutMs: opts.timeoutMs, signal: opts.signal },
+      { timeoutMs: opts.timeoutMs, signal: opts.signal, stayMs: opts.stayMs, splash: opts.splash, program: opts.program, table: this.processTable },
     );
+    const extras = await launchWaitExtras(wait, (a) => this.describeWindow(Number(a)).catch(() => null));
     if (!wait.window) {
-      return { pid: wait.pid, window: null, note: `${wait.note}${streamError ? ` (event stream unavailable: ${streamError}; polled instead)` : ''}`, ...(wait.exited ? { exited: wait.exited } : {}) };
+      return { pid: wait.pid, window: null, note: `${wait.note}${streamError ? ` (event stream unavailable: ${streamError}; polled instead)` : ''}`, ...extras };
     }
     const id = Number(wait.window.address);
     const found = (await this.ipc.windows()).find((w) => w.id === id);
@@ -192,6 +194,7 @@ export class NiriCompositor implements Compositor {
       pid: wait.pid,
       window,
       ...(relocated ? { relocated: true, note: `the window opened on workspace ${found?.workspace_id ?? '?'} and was moved to ${opts.workspace}` } : {}),
+      ...extras,
     };
   }
 

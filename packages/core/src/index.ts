@@ -6,6 +6,7 @@ export type {
   Compositor, CompositorCapability, CompositorEnv, CompositorFactory, DetectResult, HeadlessSpec, EventSubscription, CloseOutcome,
   LaunchOptions, LaunchResult, Bind, ChordRegistration,
 } from './contracts/compositor.js';
+export { launchWaitExtras } from './contracts/compositor.js';
 export type { Input, PointerButton, KeyCombo } from './contracts/input.js';
 export type { Capture, CaptureTarget, Frame, Imaging, EncodeOptions, EncodedImage, MarkSpec } from './contracts/capture.js';
 export type {
@@ -77,8 +78,8 @@ export type { ProcStat, ProcessTable } from './process/proc.js';
 export { LaunchMatcher, LAUNCH_TOKEN_VAR, newLaunchToken } from './process/launch-match.js';
 export type { LaunchMatchOptions } from './process/launch-match.js';
 export { spawnDetached, startLaunch } from './process/spawn.js';
-export { awaitLaunchedWindow, describeExit } from './process/await-launch.js';
-export type { LaunchSteps, LaunchWait, LaunchWindowRef, LaunchExit } from './process/await-launch.js';
+export { awaitLaunchedWindow, describeExit, isSplash } from './process/await-launch.js';
+export type { LaunchSteps, LaunchWait, LaunchWindowRef, LaunchExit, LaunchWaitOptions, SplashSpec } from './process/await-launch.js';
 export type { Spawner, SpawnedProcess, StartedLaunch } from './process/spawn.js';
 export { shQuote, wrapLaunchCommand } from './process/launch-command.js';
 export { EventQueue, MAX_BUFFERED_EVENTS } from './events/event-queue.js';

@@ -126,4 +126,94 @@ describe('awaitLaunchedWindow: one launch policy for every compositor plugin', (
     later(30, () => ac.abort());
     await expect(awaitLaunchedWindow(r.steps, { timeoutMs: 3000, signal: ac.signal })).rejects.toMatchObject({ category: 'cancelled' });
   });
+
+  describe('the window that stays, and hand-offs', () => {
+    /** A fake desktop where windows open, close and change title on a schedule; pid 800 is an instance of /usr/bin/pad running before. */
+    function desk(opts: { exitAt?: number } = {}) {
+      const rows: Record<number, number> = { 700: 1, 800: 1, 950: 1 };
+      const listed: LaunchWindowRef[] = [{ address: 'old', pid: 800, class: 'pad', title: 'Untitled 1 - Pad' }];
+      const queue = new EventQueue(() => {});
+      let exit: number | undefined;
+      const tbl: ProcessTable = {
+        parent: (pid) => rows[pid] ?? null, envVar: () => null, pids: () => Object.keys(rows).map(Number),
+        program: (pid) => (pid === 800 || pid === 950 || pid === 700 ? { exe: '/usr/bin/pad', argv0: 'pad' } : null),
+      };
+      if (opts.exitAt !== undefined) later(opts.exitAt, () => ((exit = 0), delete rows[700]));
+      return {
+        steps: {
+          subscribe: async () => queue,
+          windows: async () => listed.map((w) => ({ ...w })),
+          start: async () => ({ child: { pid: 700, exitCode: () => exit }, matcher: new LaunchMatcher({ root: 700, table: tbl }) }),
+        },
+        table: tbl,
+        open(address: string, pid: number, title = '', cls = 'pad') {
+          listed.push({ address, pid, class: cls, title });
+          queue.push({ type: 'window_open', address, class: cls, pid });
+        },
+        close(address: string) {
+          listed.splice(listed.findIndex((w) => w.address === address), 1);
+          queue.push({ type: 'window_close', address });
+        },
+        retitle(address: string, title: string) {
+          listed.find((w) => w.address === address)!.title = title;
+          queue.push({ type: 'title_change', address, title });
+        },
+      };
+    }
+
+    it('a first window the app replaces is not the answer: the one that stays is, and the first is named', async () => {
+      const d = desk();
+      later(20, () => d.open('first', 700, 'Pad'));
+      later(120, () => d.close('first'));
+      later(200, () => d.open('second', 700, 'Untitled 1 - Pad'));
+      const w = await awaitLaunchedWindow(d.steps, { timeoutMs: 4000, stayMs: 300, table: d.table });
+      expect(w.window?.address).toBe('second');
+      expect(w.replaced?.map((r) => r.address)).toEqual(['first']);
+    });
+
+    it('a splash is skipped while the document window comes; dialogs over the document are listed', async () => {
+      const d = desk();
+      later(20, () => d.open('splash', 700, 'Office 7.4', 'soffice'));
+      later(150, () => d.open('doc', 700, 'Untitled 1 - Writer', 'office-writer'));
+      later(250, () => d.open('tip', 700, 'Tip of the Day', 'office-writer'));
+      later(600, () => d.close('splash'));
+      const w = await awaitLaunchedWindow(d.steps, { timeoutMs: 4000, stayMs: 200, splash: [{ class: '^soffice$' }], table: d.table });
+      expect(w.window?.address).toBe('doc');
+      expect(w.dialogs?.map((x) => x.address)).toEqual(['tip']);
+      // a splash that is still open while the document is quiet does not hold the answer back, and is not the answer
+      const d2 = desk();
+      later(20, () => d2.open('splash', 700, 'Office 7.4', 'soffice'));
+      later(60, () => d2.open('doc', 700, 'Untitled 1 - Writer', 'office-writer'));
+      const w2 = await awaitLaunchedWindow(d2.steps, { timeoutMs: 4000, stayMs: 200, splash: [{ class: '^soffice$' }], table: d2.table });
+      expect(w2.window?.address).toBe('doc');
+    });
+
+    it('a hand-off to the running instance returns the window it opened and names its pid', async () => {
+      const d = desk({ exitAt: 50 });
+      later(120, () => d.open('tab-window', 800, 'Untitled 2 - Pad'));
+      const w = await awaitLaunchedWindow(d.steps, { timeoutMs: 4000, stayMs: 150, program: '/usr/bin/pad', table: d.table });
+      expect(w).toMatchObject({ window: { address: 'tab-window' }, handoff: { pid: 800, to: 'window' } });
+    });
+
+    it('a hand-off shown in an existing window (a new tab) returns that window', async () => {
+      const d = desk({ exitAt: 50 });
+      later(120, () => d.retitle('old', 'Untitled 2 - Pad'));
+      const w = await awaitLaunchedWindow(d.steps, { timeoutMs: 4000, stayMs: 150, program: '/usr/bin/pad', table: d.table });
+      expect(w).toMatchObject({ window: { address: 'old' }, handoff: { pid: 800, to: 'existing' } });
+    });
+
+    it('a same-app window of a new process (a decoy) is never taken; two windows of the instance come back as candidates', async () => {
+      const d = desk({ exitAt: 50 });
+      later(30, () => d.open('decoy', 950, 'Pad'));
+      const w = await awaitLaunchedWindow(d.steps, { timeoutMs: 700, stayMs: 150, program: '/usr/bin/pad', table: d.table });
+      expect(w.window).toBeNull();
+      expect(w.strangers).toEqual(['decoy']);
+      const d2 = desk({ exitAt: 50 });
+      later(100, () => d2.open('a', 800, 'Untitled 2 - Pad'));
+      later(110, () => d2.open('b', 800, 'Untitled 3 - Pad'));
+      const w2 = await awaitLaunchedWindow(d2.steps, { timeoutMs: 4000, stayMs: 150, program: '/usr/bin/pad', table: d2.table });
+      expect(w2.window).toBeNull();
+      expect(w2.candidates?.map((c) => c.address)).toEqual(['a', 'b']);
+    });
+  });
 });

@@ -13,6 +13,12 @@ import { sleep } from './common/pointer.js';
  * 27 px too high.
  */
 export const SETTLE_QUIET_MS = 250;
+/**
+ * The launch's windows must stay unchanged this long (scaled) before one is the
+ * answer, unless the app's family asks for longer: a splash or a first window
+ * the app replaces is not the answer.
+ */
+export const STAY_MS = 300;
 export const SETTLE_CAP_MS = 2000;
 const SETTLE_POLL_MS = 40;
 
@@ -52,6 +58,10 @@ const launchOutput = z.strictObject({
   address, class: className, title: z.string(), workspace: fact(z.string()).nullable(), pid: z.number().nullable(),
   /** Where the window settled (null when the compositor reports no position: niri's tiled windows), and its size. */
   at: pair.nullable(), size: pair,
+  /** The running instance (pid) the launch was handed to, when it was. */
+  handed_to: z.number().optional(),
+  /** Other windows of the launch open over this one (first-start dialogs, tips). */
+  dialogs: z.array(z.strictObject({ address, class: className, title: z.string() })).optional(),
   note: fact(z.string()).optional(),
 });
 
@@ -60,7 +70,7 @@ export const launchTool = defineTool({
   title: 'Launch an application',
   effect: 'open_world',
   description:
-    'Start an application and wait for the window of that process (not any window) until its geometry is stable, so points read right after are right; optionally on a workspace (single-instance apps that open elsewhere are moved there). Returns the window address, class, title, workspace and settled position and size.',
+    'Start an application and wait for the window of that process (not any window) until its geometry is stable, so points read right after are right; optionally on a workspace (single-instance apps that open elsewhere are moved there). A splash or a first window the app replaces is skipped: the window that stays is returned, with dialogs open over it listed. When a single-instance app hands the request to its running instance, the window that instance opened (or changed) is returned and the note says so. Returns the window address, class, title, workspace and settled position and size.',
   input: z
     .object({
       command: fact(
@@ -87,7 +97,18 @@ export const launchTool = defineTool({
     const comp = compositorOf(ctx);
     const plan = planFor(ctx, args.command);
     const env = { ...launchEnvironment(ctx.env, comp.displayName), ...plan.env };
-    const r = await comp.launch(plan.command, { workspace: args.workspace, timeoutMs: waitMs, signal: ctx.signal, env });
+    const stayMs = scaledMs(Math.max(STAY_MS, plan.stayMs ?? 0));
+    const r = await comp.launch(plan.command, {
+      workspace: args.workspace, timeoutMs: waitMs, signal: ctx.signal, env, stayMs,
+      ...(plan.splash ? { splash: plan.splash } : {}), ...(plan.program ? { program: plan.program } : {}),
+    });
+    if (!r.window && r.candidates?.length) {
+      const list = r.candidates.map((w) => `${w.address} ${w.class} "${w.title}" (pid ${w.pid ?? '?'})`).join('; ');
+      throw new NotFoundError('not_found.ambiguous', `${JSON.stringify(args.command)} was handed to a running instance, and ${r.candidates.length} of its windows opened or changed meanwhile: ${list}; either could be this launch's`, {
+        hint: 'look at both (ui or screenshot with window=ADDRESS) and continue with the one that shows what you launched',
+        data: { pid: r.pid, candidates: r.candidates.map((w) => ({ address: w.address, class: w.class, title: w.title, pid: w.pid })) },
+      });
+    }
     if (!r.window && r.exited) {
       const said = r.exited.errorTail ? `; its last error output:\n${r.exited.errorTail}` : '; it wrote nothing to its error output';
       throw new HypruseError('error.launch_exited', `${JSON.stringify(args.command)}${r.pid ? ` (pid ${r.pid})` : ''} ended (${describeExit(r.exited)}) before opening a window${said}`, {
@@ -107,10 +128,22 @@ export const launchTool = defineTool({
     ctx.session.observed.set(w.address, { ...w.geometry });
     const moving = s.settled ? '' : `the window was still moving after ${Math.round(s.ms / 100) / 10}s; read its points again before acting`;
     const switches = plan.added.length ? `started with ${plan.added.join(', ')}` : '';
-    const note = [r.note, switches, moving].filter(Boolean).join('; ');
+    const handed = r.handoff
+      ? r.handoff.to === 'window'
+        ? `handed over to the running instance (pid ${r.handoff.pid}), which opened this window for it`
+        : `handed over to the running instance (pid ${r.handoff.pid}), which showed it in its existing window (now titled "${w.title}")`
+      : '';
+    const replaced = r.replaced?.length
+      ? `${r.replaced.map((x) => `${x.address}${x.title ? ` "${x.title}"` : ''}`).join(', ')} opened first and closed (splash or replaced); this is the window that stayed`
+      : '';
+    const dialogs = (r.dialogs ?? []).filter((d) => d.address !== w.address);
+    const over = dialogs.length ? `${dialogs.length === 1 ? 'a dialog is' : `${dialogs.length} dialogs are`} open over it: ${dialogs.map((d) => `${d.address} "${d.title}"`).join(', ')} (it may hold the keyboard: answer or close it first)` : '';
+    const note = [handed, r.note, replaced, over, switches, moving].filter(Boolean).join('; ');
     const data = {
       address: w.address, class: w.class, title: w.title, workspace: args.workspace && r.relocated ? args.workspace : w.workspace, pid: w.pid,
       at: w.positionUnknown === undefined ? [w.geometry.x, w.geometry.y] as [number, number] : null, size: [w.geometry.width, w.geometry.height] as [number, number],
+      ...(r.handoff ? { handed_to: r.handoff.pid } : {}),
+      ...(dialogs.length ? { dialogs: dialogs.map((d) => ({ address: d.address, class: d.class, title: d.title })) } : {}),
       ...(note ? { note } : {}),
     };
     return result(`launched ${w.class} "${w.title}" as ${w.address} on workspace ${data.workspace ?? '-'}${note ? `; ${note}` : ''}`)

@@ -14,6 +14,12 @@ export interface LaunchPlan {
   families: string[];
   /** What was added and why, one short phrase each (for the result's note). */
   added: string[];
+  /** The file the program resolves to (absolute), when found: hand-offs to a running instance of it are recognised. */
+  program?: string;
+  /** Splash windows of the recognised families (regular expression sources for class and title). */
+  splash?: Array<{ class?: string; title?: string }>;
+  /** How long the launch's windows must stay unchanged, when a family needs longer than the default (ms, before time scaling). */
+  stayMs?: number;
 }
 
 export interface AppFamilies {

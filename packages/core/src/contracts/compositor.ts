@@ -1,4 +1,4 @@
-import type { LaunchExit } from '../process/await-launch.js';
+import type { LaunchExit, LaunchWait, SplashSpec } from '../process/await-launch.js';
 import type { Desktop, DesktopEvent, Window } from './desktop.js';
 import type { Point } from './geometry.js';
 import type { KeyCombo } from './input.js';
@@ -58,6 +58,12 @@ export interface LaunchOptions {
   signal?: AbortSignal;
   /** extra environment for the child */
   env?: Record<string, string>;
+  /** How long the launch's windows must stay unchanged before one is the answer (a replaced first window, a closing splash); 0: the first. */
+  stayMs?: number;
+  /** Splash windows of the app (never the answer while another window of it is open or coming). */
+  splash?: SplashSpec[];
+  /** The file the command runs (absolute), when known: windows an already running instance of it opens meanwhile are a hand-off. */
+  program?: string;
 }
 
 export interface LaunchResult {
@@ -68,6 +74,14 @@ export interface LaunchResult {
   note?: string;
   /** The command ended with a failure before any window of it appeared: how, and its last error output. */
   exited?: LaunchExit;
+  /** Other windows of the launch open over the answer (first-start dialogs, tips), in the order they opened. */
+  dialogs?: Window[];
+  /** Windows of the launch that closed before the answer (a splash, a replaced first window): address, class, title as last seen. */
+  replaced?: Array<{ address: string; class?: string; title?: string }>;
+  /** The launch was handed to an instance running before it: its pid, and a new window or one it already had. */
+  handoff?: { pid: number; to: 'window' | 'existing' };
+  /** Two windows that could each be the answer (then `window` is null). */
+  candidates?: Window[];
 }
 
 export interface Bind {
@@ -163,4 +177,15 @@ export interface ChordRegistration {
   /** How it was bound, in one line (`bindsym Mod4+Mod1+Escape nop hypruse-stop`). */
   detail: string;
   remove(): Promise<void>;
+}
+
+/** The fields of a launch wait a compositor's result carries over, with window refs resolved through `resolve`. */
+export async function launchWaitExtras(wait: LaunchWait, resolve: (address: string) => Promise<Window | null>): Promise<Partial<LaunchResult>> {
+  const out: Partial<LaunchResult> = {};
+  if (wait.exited) out.exited = wait.exited;
+  if (wait.handoff) out.handoff = wait.handoff;
+  if (wait.replaced?.length) out.replaced = wait.replaced.map((r) => ({ address: r.address, ...(r.class ? { class: r.class } : {}), ...(r.title ? { title: r.title } : {}) }));
+  if (wait.dialogs?.length) out.dialogs = (await Promise.all(wait.dialogs.map((d) => resolve(d.address)))).filter((w): w is Window => w !== null);
+  if (wait.candidates?.length) out.candidates = (await Promise.all(wait.candidates.map((d) => resolve(d.address)))).filter((w): w is Window => w !== null);
+  return out;
 }

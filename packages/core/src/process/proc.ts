@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 
 /** The fields of `/proc/<pid>/stat` that launch matching needs. */
 export interface ProcStat {
@@ -24,6 +24,8 @@ export interface ProcessTable {
    * without it (a simulator's fake) matches by ancestry and launch token only.
    */
   group?(pid: number): Pick<ProcStat, 'pgrp' | 'session'> | null;
+  /** The program a live process runs (its executable's path, and its argv[0]), or null. Optional, like `group`. */
+  program?(pid: number): { exe: string | null; argv0: string | null } | null;
 }
 
 /** Parse `/proc/<pid>/stat` text; the command name may contain spaces and parentheses. */
@@ -73,6 +75,21 @@ export function procfsTableAt(procRoot: string): ProcessTable {
       } catch {
         return null;
       }
+    },
+    program(pid) {
+      let exe: string | null = null;
+      let argv0: string | null = null;
+      try {
+        exe = readlinkSync(`${procRoot}/${pid}/exe`).replace(/ \(deleted\)$/, '');
+      } catch {
+        /* another user's process, or gone */
+      }
+      try {
+        argv0 = readFileSync(`${procRoot}/${pid}/cmdline`, 'utf8').split('\0')[0] || null;
+      } catch {
+        /* gone */
+      }
+      return exe === null && argv0 === null ? null : { exe, argv0 };
     },
     pids() {
       try {
