@@ -45,9 +45,11 @@ for (const c of CASES) {
   describe(`stop chord on the Hyprland simulator (${c.name})`, () => {
     let sim: HyprlandSimulator;
     let server: Server;
+    let personAgrees = true;
+    const person = { answer: () => personAgrees, asked: [] as string[] };
     beforeAll(async () => {
       sim = await new HyprlandSimulator({ ...c.opts, processes: 'fake' }).start();
-      server = await startServer({ ...sim.env, HYPRUSE_SIM_CONTROL: sim.controlPath });
+      server = await startServer({ ...sim.env, HYPRUSE_SIM_CONTROL: sim.controlPath }, {}, person);
     });
     afterAll(async () => {
       await server?.close();
@@ -75,8 +77,16 @@ for (const c of CASES) {
       expect(again.text[0]).toMatch(/^refused: stopped by the person/);
       expect(sim.dispatches.length).toBe(before); // nothing is dispatched while stopped
 
+      // only the person lifts their stop: the host asks them; declined, it stays
+      personAgrees = false;
+      const declined = await server.call('resume', {});
+      expect(declined.text[0]).toMatch(/^refused: presence: the person declined to resume/);
+      const still = await server.call('hypr', { action: 'workspace', workspace: '1' });
+      expect(still.text[0]).toMatch(/^refused: stopped by the person/);
+      personAgrees = true;
       const resumed = await server.call('resume', {});
       expect(resumed.isError, resumed.text.join('\n')).toBe(false);
+      expect(person.asked).toHaveLength(2);
       const after = await server.call('hypr', { action: 'workspace', workspace: '1' });
       expect(after.isError, after.text.join('\n')).toBe(false);
       expect(sim.dispatches.length).toBeGreaterThan(before);

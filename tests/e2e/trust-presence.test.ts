@@ -93,12 +93,13 @@ async function whenUnpaused(server: Server, tool: string, args: Record<string, u
 
 describe.skipIf(!desk)('takeover pause and the stop chord on the real desktop', () => {
   let server: Server;
+  const asked: string[] = [];
   let person: WaylandInput;
   const apps: number[] = [];
   const layout = { x: 0, y: 0, width: 1280, height: 800 };
 
   beforeAll(async () => {
-    server = await startServer(desk!.env, { HYPRUSE_CONFIG: CONFIG });
+    server = await startServer(desk!.env, { HYPRUSE_CONFIG: CONFIG }, { answer: () => true, asked }); // the host shows the person resume's question; they agree
     // the server builds its session, and starts listening to the seat, on the first request that needs it
     expect((await server.call('desktop')).isError).toBe(false);
     person = new WaylandInput({ env: { ...process.env, ...desk!.env }, keyboard: 'auto' });
@@ -186,6 +187,7 @@ describe.skipIf(!desk)('takeover pause and the stop chord on the real desktop', 
       const resumed = await server.call('resume', {});
       expect(resumed.isError, resumed.text.join('\n')).toBe(false);
       expect(resumed.text[0]).toMatch(/^resumed: hypruse was stopped by the stop chord/);
+      expect(asked.at(-1)).toMatch(/^hypruse was stopped by the stop chord \(super\+alt\+Escape\)\. Let the agent act again\?/); // only after the person confirmed
       const ret = await whenUnpaused(server, 'keyboard', { action: 'key', keys: 'Return', window: app.address });
       expect(ret.isError, ret.text.join('\n')).toBe(false);
       expect(await zenityAnswer(app)).toBe('one\n');

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { scaledMs } from '@hypruse/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 export const BIN = join(import.meta.dirname, '../../packages/hypruse/bin/hypruse.js');
 
@@ -15,8 +16,17 @@ export interface Server {
   close(): Promise<void>;
 }
 
+/**
+ * A host that shows the person the server's questions (MCP elicitation): `answer`
+ * stands for the person's reply; `asked` collects the questions shown.
+ */
+export interface PersonAtHost {
+  answer: (message: string) => boolean;
+  asked?: string[];
+}
+
 /** The built server over real stdio, with the desktop environment passed explicitly (hosts strip it). */
-export async function startServer(env: Record<string, string>, extra: Record<string, string> = {}): Promise<Server> {
+export async function startServer(env: Record<string, string>, extra: Record<string, string> = {}, person?: PersonAtHost): Promise<Server> {
   return connect(
     new StdioClientTransport({
       command: process.execPath,
@@ -32,6 +42,7 @@ export async function startServer(env: Record<string, string>, extra: Record<str
       },
       stderr: 'pipe',
     }),
+    person,
   );
 }
 
@@ -46,8 +57,14 @@ export async function startServerExactEnv(env: Record<string, string>): Promise<
   );
 }
 
-export async function connect(transport: StdioClientTransport): Promise<Server> {
-  const client = new Client({ name: 'hypruse-e2e', version: '1' });
+export async function connect(transport: StdioClientTransport, person?: PersonAtHost): Promise<Server> {
+  const client = new Client({ name: 'hypruse-e2e', version: '1' }, person ? { capabilities: { elicitation: {} } } : undefined);
+  if (person) {
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      person.asked?.push(req.params.message);
+      return person.answer(req.params.message) ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
+    });
+  }
   await client.connect(transport);
   return {
     client,

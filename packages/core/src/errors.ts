@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   'refused.replay': 'The journal entry cannot be replayed safely.',
   'refused.paused': 'The person used the keyboard or pointer within takeover_ms (or pressed Pause): nothing was sent; retryable.',
   'refused.stopped': 'The person pressed the stop chord (or Stop on the monitor page): acting tools are refused until resume.',
+  'refused.stopped_by_person': 'resume from the agent was refused: the person stopped or paused hypruse, and only the person lifts it (the chord, the monitor page, `hypruse resume` in a terminal, or a confirmation the client shows them).',
   'refused.interrupted': 'A running sequence or drag was interrupted because the person took over or stopped hypruse.',
   'refused.password': 'act set_text was asked to fill a password field while a11y.setPasswords is off.',
   'refused.guard_failed': 'A trust layer failed unexpectedly, so the action was refused (fail closed).',
@@ -66,6 +67,7 @@ export const ERROR_CODES = {
   'error.internal': 'An unexpected internal error.',
   'error.journal': 'The journal could not be read or written.',
   'error.desk': 'A private desk failed to start or to stop (the message names the process and the tail of its log).',
+  'error.unsafe_dir': 'A folder hypruse keeps its files in is not private (another user owns it, others can write in it, or it is a link): refused, nothing written there.',
   'cancelled.request': 'The client cancelled the call or the server is stopping.',
 } as const;
 

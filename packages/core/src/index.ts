@@ -48,6 +48,7 @@ export { readingOrder, readingSequence } from './reading-order.js';
 export { ConfigSchema, defineConfig, defaultConfig, DEFAULT_DANGEROUS, PolicyTier } from './config/schema.js';
 export type { HypruseConfig, HypruseConfigInput } from './config/schema.js';
 export { runtimeDir, sessionEnvironment, launchEnvironment } from './runtime.js';
+export { hypruseRuntimeDir, privateRuntimeDir, ensurePrivateDir, assertPrivateDir, writeFileExclusive, writeFileExclusiveSync, createExclusive, APPEND_NOFOLLOW } from './private-files.js';
 export { loadConfig } from './config/load.js';
 export type { LoadedConfig, ConfigSource, LoadOptions } from './config/load.js';
 export { ENV_VARS, envOverrides, parseConfine, parseAuthGuard, parseAlwaysLoad, DEFAULT_ALWAYS_LOAD } from './config/env.js';

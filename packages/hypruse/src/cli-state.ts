@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { runtimeDir, type SessionState } from '@hypruse/core';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ensurePrivateDir, runtimeDir, writeFileExclusiveSync, type SessionState } from '@hypruse/core';
 
 /**
  * Shell verbs are one process each; what the trust layers remember between
@@ -60,10 +60,8 @@ export function saveCliState(path: string, state: SessionState): void {
     ...(state.bag.has('elements') ? { elements: state.bag.get('elements') } : {}),
   };
   try {
-    mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(stored), { mode: 0o600 });
-    renameSync(tmp, path);
+    ensurePrivateDir(dirname(path));
+    writeFileExclusiveSync(path, JSON.stringify(stored));
   } catch {
     /* state is a convenience between verbs; failing to keep it never fails the verb */
   }

@@ -68,6 +68,8 @@ export async function main(argv: string[]): Promise<number> {
     err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
     // read once: the arguments are parsed before the session and again by the verb
     stdin: () => (stdinText ??= process.stdin.isTTY ? '' : readFileSync(0, 'utf8').replace(/\n$/, '')),
+    // a question for the person only when a person can be at the terminal (stdin and stderr are a TTY)
+    ...(process.stdin.isTTY && process.stderr.isTTY ? { confirm: askAtTerminal } : {}),
   };
   // a built-in verb's arguments are checked before anything else loads: usage errors are immediate
   const tool = builtinTool(first);
@@ -103,3 +105,17 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Ask a yes/no question on the terminal (stderr), read the answer from stdin: only "y" or "yes" agrees. */
+async function askAtTerminal(message: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  try {
+    const answer = await new Promise<string>((resolve) => {
+      rl.once('close', () => resolve(''));
+      rl.question(`hypruse: ${message} [y/N] `, resolve);
+    });
+    return /^\s*y(es)?\s*$/i.test(answer);
+  } finally {
+    rl.close();
+  }
+}

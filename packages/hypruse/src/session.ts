@@ -1,6 +1,6 @@
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import {
-  HypruseError, UsageError, Pipeline, setTimeScale, Tokens, ToolRegistry, UnavailableCompositor, loadConfig, newSession, runtimeDir, selectCompositor, sessionEnvironment,
+  HypruseError, UsageError, Pipeline, privateRuntimeDir, setTimeScale, Tokens, ToolRegistry, UnavailableCompositor, loadConfig, newSession, runtimeDir, selectCompositor, sessionEnvironment,
   stderrLogger, type AnyTool, type Input, type CallSource, type Compositor, type CompositorEnv, type CompositorFactory, type HyprusePlugin,
   type LoadedConfig, type Logger, type Selection, type SessionState, type ToolServices, type TrustLayer, type HypruseConfig,
 } from '@hypruse/core';
@@ -82,6 +82,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   // one session environment: what discovery found beats the host's (which may be stripped); every backend, trust layer and launched command starts from it
   const sessionEnv = sessionEnvironment(env, selection?.env);
   c.register(Tokens.SessionEnv, { useValue: sessionEnv });
+  // the folder of the beacon and the stop/pause state: made private, or refused (error.unsafe_dir) before any call runs
+  if (!opts.noCompositor) privateRuntimeDir(sessionEnv);
   if (selection) {
     compositor = selection.factory ? await selection.factory.create({ env: sessionEnv, runtimeDir: runtimeDir(sessionEnv) }) : new UnavailableCompositor(selection.reasons);
   }

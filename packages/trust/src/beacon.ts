@@ -1,7 +1,6 @@
 import { readFileSync, readdirSync, unlinkSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { TRUST_ORDER, runtimeDir, type HypruseConfig, type TrustLayer, pidAlive } from '@hypruse/core';
+import { TRUST_ORDER, ensurePrivateDir, hypruseRuntimeDir, writeFileExclusive, type HypruseConfig, type TrustLayer, pidAlive } from '@hypruse/core';
 
 /** The activity beacon a status bar (and `hypruse stop`) reads. */
 export interface Beacon {
@@ -23,8 +22,7 @@ export interface Beacon {
 
 /** `$XDG_RUNTIME_DIR/hypruse`, or `/tmp/hypruse-<uid>` when there is no runtime dir. */
 export function beaconDir(env: NodeJS.ProcessEnv = process.env): string {
-  const rt = runtimeDir(env);
-  return rt ? join(rt, 'hypruse') : `/tmp/hypruse-${process.getuid?.() ?? 'user'}`;
+  return hypruseRuntimeDir(env);
 }
 
 /** The folder of beacons: one file per hypruse process, `<pid>.json`. */
@@ -145,10 +143,8 @@ export class BeaconWriter {
 
   /** The newest state not yet written: a burst of calls writes only its latest state. */
   private pending: Beacon | null = null;
-  private dirMade = false;
 
   private write(b: Beacon): void {
-    const tmp = `${this.path}.${process.pid}.tmp`;
     this.hookExit();
     const queued = this.pending !== null;
     this.pending = b;
@@ -158,20 +154,10 @@ export class BeaconWriter {
         const next = this.pending;
         this.pending = null;
         if (!next) return;
-        const text = `${JSON.stringify(next)}\n`;
-        if (!this.dirMade) {
-          await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-          this.dirMade = true;
-        }
-        try {
-          await writeFile(tmp, text, { mode: 0o600 });
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-          // the directory went away (a cleaned runtime dir): make it again once
-          await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-          await writeFile(tmp, text, { mode: 0o600 });
-        }
-        await rename(tmp, this.path);
+        // the folders are checked (ours, 0700, not links) before every write: a cleaned runtime dir is made again
+        ensurePrivateDir(dirname(dirname(this.path)));
+        ensurePrivateDir(dirname(this.path));
+        await writeFileExclusive(this.path, `${JSON.stringify(next)}\n`);
       })
       .catch((err: Error) => {
         if (this.warned) return;
@@ -236,7 +222,6 @@ export class BeaconWriter {
 
   /** Remove the beacon if it is ours (synchronous: safe in an exit handler). */
   removeSync(): void {
-    removeQuietly(`${this.path}.${process.pid}.tmp`);
     const b = readBeacon(this.path);
     if (b && b !== 'unreadable' && b.pid === process.pid) removeQuietly(this.path);
   }

@@ -6,3 +6,4 @@ export * from './capture/index.js';
 export { waylandPlugin } from './plugin.js';
 export * from './seat/index.js';
 export * from './indicator/index.js';
+export { ShmFile } from './shm-file.js';

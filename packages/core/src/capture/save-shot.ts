@@ -1,7 +1,8 @@
-import { chmod, mkdir, readdir, unlink, writeFile } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HypruseError } from '../errors.js';
 import type { EncodedImage } from '../contracts/capture.js';
+import { createExclusive, ensurePrivateDir } from '../private-files.js';
 
 const SHOT_RE = /^shot-\d+-\d+\.(jpg|png)$/;
 let seq = 0;
@@ -33,12 +34,11 @@ export async function pruneShots(dir: string, keep: number): Promise<string[]> {
 export async function saveShot(runtimeDir: string, image: EncodedImage, keep = 20): Promise<string> {
   const dir = join(runtimeDir, 'hypruse');
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    await chmod(dir, 0o700);
+    ensurePrivateDir(dir);
     for (let attempt = 0; ; attempt++) {
       const path = join(dir, shotName(Date.now(), seq++, image.format));
       try {
-        await writeFile(path, image.data, { mode: 0o600, flag: 'wx' });
+        await createExclusive(path, image.data);
         await pruneShots(dir, Math.max(1, keep));
         return path;
       } catch (e) {

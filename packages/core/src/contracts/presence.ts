@@ -69,8 +69,8 @@ export function presenceError(v: Exclude<PresenceVerdict, { state: 'running' }>,
     return new TrustError({
       layer: 'stopped by the person',
       code: 'refused.stopped',
-      reason: `${v.by} stopped hypruse; every acting tool is refused until resume is called`,
-      hint: 'ask the person whether to go on; call resume only when they say so, then observe again',
+      reason: `${v.by} stopped hypruse; every acting tool is refused until the person resumes`,
+      hint: 'ask the person whether to go on; they resume from the monitor page or their terminal (`hypruse resume`), or confirm when you call resume; then observe again',
       data: { state: 'stopped', retryable: false },
     });
   }
@@ -79,7 +79,7 @@ export function presenceError(v: Exclude<PresenceVerdict, { state: 'running' }>,
     layer: 'paused',
     code: 'refused.paused',
     reason: v.cause === 'takeover' ? `the person is using the seat (${v.by}); nothing was sent` : `paused by the person (${v.by}); nothing was sent`,
-    hint: v.cause === 'takeover' ? `retry after ${after ?? 0} ms without the person's input; observe again first` : 'wait until the person resumes (the monitor page or resume)',
+    hint: v.cause === 'takeover' ? `retry after ${after ?? 0} ms without the person's input; observe again first` : 'wait until the person resumes (the monitor page, `hypruse resume` in their terminal, or confirming your resume call)',
     data: { state: 'paused', cause: v.cause, retryable: v.cause === 'takeover', ...(after !== null ? { retry_after_ms: after } : {}) },
   });
 }

@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { HypruseError, UsageError, environValue, scaledMs, type CompositorFactory, type HeadlessSpec } from '@hypruse/core';
+import { dirname, join } from 'node:path';
+import { HypruseError, UsageError, ensurePrivateDir, environValue, writeFileExclusiveSync, scaledMs, type CompositorFactory, type HeadlessSpec } from '@hypruse/core';
 import { beaconDir } from '@hypruse/trust';
 
 /**
@@ -142,9 +142,7 @@ function readState(dir: string): DeskState | null {
 }
 
 function writeState(s: DeskState): void {
-  const tmp = join(s.dir, `state.json.${process.pid}.tmp`);
-  writeFileSync(tmp, `${JSON.stringify(s, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, join(s.dir, 'state.json'));
+  writeFileExclusiveSync(join(s.dir, 'state.json'), `${JSON.stringify(s, null, 2)}\n`);
 }
 
 /** Why a desk is not healthy, or null. */
@@ -361,7 +359,9 @@ async function waitUntil<T>(what: string, ms: number, check: () => T | null, why
 
 /** Claim a desk folder: `mkdir` is atomic, so two starts never take one name; a stale desk of that name is stopped first. */
 async function claim(root: string, wanted: string | undefined, env: NodeJS.ProcessEnv): Promise<{ name: string; dir: string }> {
-  mkdirSync(root, { recursive: true, mode: 0o700 });
+  // under hypruse's own folder, made private or refused (error.unsafe_dir)
+  ensurePrivateDir(dirname(root));
+  ensurePrivateDir(root);
   const candidates = wanted ? [wanted] : Array.from({ length: 64 }, (_, i) => String(i + 1));
   for (const name of candidates) {
     const dir = join(root, name);

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  HypruseError, NotFoundError, Tokens, contains, runtimeDir, toHypruseError, type A11yElement, type Desktop, type ToolContext, type Window,
+  HypruseError, ensurePrivateDir, writeFileExclusive, NotFoundError, Tokens, contains, runtimeDir, toHypruseError, type A11yElement, type Desktop, type ToolContext, type Window,
 } from '@hypruse/core';
 import { compositorOf, findWindow, requirePosition, snapshot } from './desktop.js';
 import { normalizeName } from './match.js';
@@ -178,10 +178,8 @@ export async function saveMarks(ctx: ToolContext, marks: StoredMarks): Promise<v
   ctx.session.bag.set('marks', marks);
   const file = marksFile(ctx);
   if (!file) return;
-  await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(marks), { mode: 0o600 });
-  await rename(tmp, file);
+  ensurePrivateDir(join(file, '..'));
+  await writeFileExclusive(file, JSON.stringify(marks));
 }
 
 export async function loadMarks(ctx: ToolContext): Promise<StoredMarks | null> {

@@ -1,6 +1,6 @@
-import { chmod, mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { HypruseError, pidAlive } from '@hypruse/core';
+import { APPEND_NOFOLLOW, HypruseError, createExclusive, pidAlive, writeFileExclusive } from '@hypruse/core';
 import type { JournalRecord } from './record.js';
 
 const LOCK_WAIT_MS = 1000;
@@ -46,6 +46,16 @@ export class JournalFile {
       const dir = dirname(this.path);
       const created = await mkdir(dir, { recursive: true, mode: 0o700 });
       if (created !== undefined) await chmod(dir, 0o700); // the umask may have widened it
+      const st = await lstat(dir);
+      const me = process.getuid?.();
+      // a folder the person chose may be shared (mode 1777 /tmp): files there are made exclusively and never through a link;
+      // one that is itself a link, or another user's folder they can write in, is refused
+      if (st.isSymbolicLink() || (me !== undefined && st.uid !== me && st.uid !== 0 && (st.mode & 0o022) !== 0)) {
+        throw new HypruseError('error.unsafe_dir', `the journal folder ${dir} is not safe: ${st.isSymbolicLink() ? 'it is a symbolic link' : `it belongs to uid ${st.uid} and others can write in it`}`, {
+          hint: 'Point journal.path (HYPRUSE_JOURNAL) at a folder of your own.',
+          data: { path: dir },
+        });
+      }
     })().catch((err) => {
       this.dirReady = null;
       throw err;
@@ -64,9 +74,7 @@ export class JournalFile {
     const deadline = Date.now() + LOCK_WAIT_MS;
     for (;;) {
       try {
-        const fh = await open(this.lockPath, 'wx', 0o600);
-        await fh.writeFile(String(process.pid));
-        await fh.close();
+        await createExclusive(this.lockPath, String(process.pid));
         break;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -123,7 +131,7 @@ export class JournalFile {
       }
       if (!Number.isInteger(last) || last < 0) last = await this.lastSeqInFiles();
       const seq = last + 1;
-      await writeFile(this.seqPath, `${seq}\n`, { mode: 0o600 });
+      await writeFileExclusive(this.seqPath, `${seq}\n`);
       return seq;
     });
   }
@@ -136,7 +144,7 @@ export class JournalFile {
         const size = await stat(this.path).then((s) => s.size, () => 0);
         if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes) await rename(this.path, `${this.path}.1`);
       }
-      const fh = await open(this.path, 'a', 0o600);
+      const fh = await open(this.path, APPEND_NOFOLLOW, 0o600);
       try {
         await fh.chmod(0o600);
         await fh.write(line);

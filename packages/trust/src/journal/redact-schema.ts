@@ -100,16 +100,59 @@ export function redactBySchema(schema: z.ZodType | undefined, value: unknown, r:
   }
 }
 
+/** Shortest run of a recorded text that is cut out of free text wherever it appears (any part of it, not only the whole). */
+export const SCRUB_MIN_RUN = 4;
+
 /**
  * Free text fit for the journal with text off (an error message, a layer's
- * note): every quoted span is replaced by its length, and every text taken
- * out of the record's arguments and result is cut out wherever it appears.
+ * note). By structure: every run of SCRUB_MIN_RUN or more characters that also
+ * occurs in a text taken out of the record's arguments or result is cut out
+ * (so a prefix, a cut or re-quoted piece, or an escaped copy of a typed text
+ * goes too), a shorter recorded text (3 characters) wherever it appears whole,
+ * after every quoted span, closed or not, was replaced by its length.
  */
-export function scrubText(text: string, r: Redaction): string {
-  let out = text
-    .replace(/"(?:[^"\\]|\\.)*"/g, (m) => `"<${Array.from(m).length - 2} chars>"`)
+export function scrubText(raw: string, r: Redaction): string {
+  // the journal keeps 240 characters of it: what lies beyond is never stored, so never scanned
+  const text = raw
+    .slice(0, 1000)
+    .replace(/"(?:[^"\\]|\\.)*(?:"|\\?$)/g, (m) => `"<${Array.from(m).length - (m.length > 1 && m.endsWith('"') ? 2 : 1)} chars>"`)
     .replace(/'[^'\n]*'/g, (m) => `'<${Array.from(m).length - 2} chars>'`)
     .replace(/`[^`\n]*`/g, (m) => `\`<${Array.from(m).length - 2} chars>\``);
-  for (const t of [...new Set(r.texts)].filter((x) => x.length >= 3).sort((a, b) => b.length - a.length)) out = out.split(t).join(`<${Array.from(t).length} chars>`);
+  const texts = [...new Set(r.texts)];
+  // the same texts as JSON would escape them (a message may quote them with JSON.stringify)
+  for (const t of [...texts]) {
+    const j = JSON.stringify(t).slice(1, -1);
+    if (j !== t) texts.push(j);
+  }
+  const cut = new Uint8Array(text.length);
+  // the message's runs by position (the message is short; a text may be long: each text is read once)
+  const at = new Map<string, number[]>();
+  for (let i = 0; i + SCRUB_MIN_RUN <= text.length; i++) {
+    const g = text.slice(i, i + SCRUB_MIN_RUN);
+    const list = at.get(g);
+    if (list) list.push(i);
+    else at.set(g, [i]);
+  }
+  for (const t of texts) {
+    if (t.length < SCRUB_MIN_RUN || at.size === 0) continue;
+    for (let i = 0; i + SCRUB_MIN_RUN <= t.length; i++) {
+      const hit = at.get(t.slice(i, i + SCRUB_MIN_RUN));
+      if (hit) for (const p of hit) cut.fill(1, p, p + SCRUB_MIN_RUN);
+    }
+  }
+  for (const t of texts.filter((x) => x.length >= 3 && x.length < SCRUB_MIN_RUN)) {
+    for (let at = text.indexOf(t); at >= 0; at = text.indexOf(t, at + 1)) cut.fill(1, at, at + t.length);
+  }
+  let out = '';
+  for (let i = 0; i < text.length; ) {
+    if (!cut[i]) {
+      out += text[i++];
+      continue;
+    }
+    let j = i;
+    while (j < text.length && cut[j]) j++;
+    out += `<${Array.from(text.slice(i, j)).length} chars>`;
+    i = j;
+  }
   return out;
 }

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { assertPrivateDir, ensurePrivateDir, writeFileExclusiveSync } from '@hypruse/core';
 import { beaconDir } from '../beacon.js';
 
 /** The stop/pause state every hypruse process of the session shares (the chord, the monitor page, resume). */
@@ -16,8 +17,16 @@ export function controlPath(env: NodeJS.ProcessEnv): string {
   return join(beaconDir(env), 'control.json');
 }
 
-/** The shared state; a missing or unreadable file is `running` (nobody stopped anything). */
+/**
+ * The shared state; a missing or unreadable file is `running` (nobody stopped
+ * anything). A folder another user could write is never read: `error.unsafe_dir`.
+ */
 export function readControl(path: string): ControlRecord {
+  try {
+    assertPrivateDir(dirname(path));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
   try {
     const r = JSON.parse(readFileSync(path, 'utf8')) as ControlRecord;
     if (r && (r.state === 'paused' || r.state === 'stopped' || r.state === 'running') && typeof r.at === 'number') {
@@ -29,10 +38,8 @@ export function readControl(path: string): ControlRecord {
   return { v: 1, state: 'running', by: '', at: 0 };
 }
 
-/** Written atomically (temp file and rename), 0600 in the 0700 runtime directory. */
+/** Written atomically (a fresh exclusive temp file, renamed over), 0600 in the private 0700 folder. */
 export function writeControl(path: string, rec: ControlRecord): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(rec)}\n`, { mode: 0o600 });
-  renameSync(tmp, path);
+  ensurePrivateDir(dirname(path));
+  writeFileExclusiveSync(path, `${JSON.stringify(rec)}\n`);
 }

@@ -1,7 +1,7 @@
-import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { ChordReport, Presence, PresenceVerdict, TakeoverReport } from '@hypruse/core';
-import { CancelledError } from '@hypruse/core';
+import { CancelledError, ensurePrivateDir } from '@hypruse/core';
 import { controlPath, readControl, writeControl, type ControlRecord } from './control-file.js';
 import { TakeoverTracker } from './takeover-tracker.js';
 
@@ -234,5 +234,5 @@ export class SeatPresence implements Presence {
 
 function writeControlDirReady(path: string): void {
   // fs.watch needs the directory to exist
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  ensurePrivateDir(dirname(path));
 }

@@ -1,6 +1,4 @@
-import { open, unlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { ShmFile } from '../shm-file.js';
 import {
   CancelledError, HypruseError, runtimeDir, scaledMs, type Capture, type CaptureTarget, type Frame, type Logger, type Rect,
 } from '@hypruse/core';
@@ -55,7 +53,6 @@ export function toplevelHandle(address: string): number | null {
   return Number(BigInt(address) & 0xffffffffn) | 0;
 }
 
-let shmSeq = 0;
 
 /**
  * In-process screen capture over wlr-screencopy into a wl_shm buffer (the
@@ -277,14 +274,13 @@ export class ScreencopyCapture implements Capture {
 
   private async grab(s: Session, proto: FrameProtocol, geometry: Rect, source: Frame['source'], signal?: AbortSignal): Promise<Frame> {
     const { conn } = s;
-    const dir = runtimeDir(this.env) ?? tmpdir();
     const cleanups: Array<() => void | Promise<void>> = [];
     try {
       const shm = await new Promise<{ data: Buffer; width: number; height: number; stride: number; format: number; yInvert: boolean }>((resolve, reject) => {
         const offers: Array<{ format: number; width: number; height: number; stride: number }> = [];
         let yInvert = false;
         let chosen: { format: number; width: number; height: number; stride: number } | undefined;
-        let file: Awaited<ReturnType<typeof open>> | undefined;
+        let file: ShmFile | undefined;
         let done = false;
         const finish = (fn: () => void) => {
           if (done) return;
@@ -305,11 +301,9 @@ export class ScreencopyCapture implements Capture {
           chosen = offers.find((o) => channelOffsets(o.format) !== null);
           if (!chosen) throw new HypruseError('error.capture', `${proto.label} offered no 32-bit RGB shm format (offered ${offers.map((o) => `0x${o.format.toString(16)}`).join(', ') || 'none'})`);
           const size = chosen.stride * chosen.height;
-          const path = join(dir, `hypruse-shm-${process.pid}-${shmSeq++}`);
-          file = await open(path, 'w+', 0o600);
+          file = await ShmFile.create('shm', this.env);
           const fh = file;
           cleanups.push(() => fh.close());
-          await unlink(path);
           await fh.truncate(size);
           const pool = conn.allocId('wl_shm_pool');
           await conn.sendAndFlush(s.shm, 0, [arg.newId(pool), arg.fd(), arg.int(size)], [fh.fd]);
@@ -336,7 +330,7 @@ export class ScreencopyCapture implements Capture {
             const c = chosen!;
             const fh = file!;
             const data = Buffer.allocUnsafe(c.stride * c.height);
-            fh.read(data, 0, data.length, 0).then(
+            fh.read(data, 0).then(
               () => finish(() => resolve({ data, ...c, yInvert })),
               (e: unknown) => finish(() => reject(e)),
             );

@@ -9,9 +9,7 @@
  * a capture is ordered after any drawing in flight.
  */
 import { existsSync } from 'node:fs';
-import { open, unlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { ShmFile } from '../shm-file.js';
 import {
   HypruseError, runtimeDir, scaledMs, toHypruseError, type Indicator, type IndicatorAct, type IndicatorReport, type Logger, type Rect,
 } from '@hypruse/core';
@@ -77,7 +75,6 @@ interface Session {
 
 type Phase = 'off' | 'acting' | 'holding' | 'fading';
 
-let shmSeq = 0;
 
 /** Why this desktop cannot show the indicator, from a registry's interface names and the transport; null when it can. */
 export function indicatorBlocker(interfaces: ReadonlySet<string>, fdPassing: boolean): string | null {
@@ -458,11 +455,9 @@ export class LayerShellIndicator implements Indicator {
   /** One wl_buffer holding `pixels` (ARGB8888), in a pool of its own; destroyed when the compositor releases it. */
   private async shmBuffer(s: Session, pixels: Buffer, width: number, height: number): Promise<number> {
     const { conn } = s;
-    const path = join(runtimeDir(this.env) ?? tmpdir(), `hypruse-indicator-${process.pid}-${shmSeq++}`);
-    const fh = await open(path, 'w+', 0o600);
+    const fh = await ShmFile.create('indicator', this.env);
     try {
-      await unlink(path);
-      await fh.write(pixels, 0, pixels.length, 0);
+      await fh.write(pixels, 0);
       const pool = conn.allocId('wl_shm_pool');
       await conn.sendAndFlush(s.shm, 0, [arg.newId(pool), arg.fd(), arg.int(pixels.length)], [fh.fd]);
       const buffer = conn.allocId('wl_buffer', (op) => {

@@ -5,10 +5,7 @@
  * events. Keymaps are regenerated when the text needs keys the current one
  * lacks, so any character types on any layout.
  */
-import { closeSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { ShmFile } from '../shm-file.js';
 import { HypruseError, throwIfAborted, type KeyCombo } from '@hypruse/core';
 import { arg } from './wire/codec.js';
 import type { WaylandConnection } from './wire/connection.js';
@@ -38,11 +35,11 @@ export class WireKeyboard {
   private constructor(
     private readonly conn: WaylandConnection,
     readonly id: number,
-    private readonly keymapDir: string,
+    private readonly env: NodeJS.ProcessEnv,
     private readonly settleMs: number,
   ) {}
 
-  static async create(conn: WaylandConnection, seatId: number, keymapDir: string | null, signal?: AbortSignal, settleMs = deviceSettleMs()): Promise<WireKeyboard> {
+  static async create(conn: WaylandConnection, seatId: number, env: NodeJS.ProcessEnv, signal?: AbortSignal, settleMs = deviceSettleMs()): Promise<WireKeyboard> {
     if (!conn.fdPassing) {
       throw new HypruseError('error.input', `the in-process virtual keyboard needs file-descriptor passing, which is off: ${fdPassingUnavailable() ?? 'the connection cannot pass fds'}`, {
         hint: 'Reinstall hypruse with its optional dependency koffi (npm install without --omit=optional), or use the wtype keyboard (keyboard: "wtype").',
@@ -52,7 +49,7 @@ export class WireKeyboard {
     const id = conn.allocId('zwp_virtual_keyboard_v1');
     conn.send(mgr.id, 0, [arg.object(seatId), arg.newId(id)]);
     await conn.roundtrip(signal);
-    return new WireKeyboard(conn, id, keymapDir ?? tmpdir(), settleMs);
+    return new WireKeyboard(conn, id, env, settleMs);
   }
 
   get description(): string {
@@ -62,22 +59,13 @@ export class WireKeyboard {
   /** Upload `km` as an fd and wait until the compositor has it. */
   private async upload(km: Keymap, signal?: AbortSignal): Promise<void> {
     const data = Buffer.from(km.text + '\0', 'utf8');
-    const file = join(this.keymapDir, `hypruse-keymap-${process.pid}-${randomBytes(4).toString('hex')}.xkb`);
-    let fd = -1;
+    // a memfd (no path at all), else an exclusive unlinked file in hypruse's private folder
+    const fh = await ShmFile.create('keymap', this.env);
     try {
-      writeFileSync(file, data, { mode: 0o600 });
-      fd = openSync(file, 'r');
-      unlinkSync(file);
-      await this.conn.sendAndFlush(this.id, Op.Keymap, [arg.uint(1), arg.fd(), arg.uint(data.length)], [fd]);
-    } catch (err) {
-      try {
-        unlinkSync(file);
-      } catch {
-        /* already unlinked */
-      }
-      throw err;
+      await fh.write(data, 0);
+      await this.conn.sendAndFlush(this.id, Op.Keymap, [arg.uint(1), arg.fd(), arg.uint(data.length)], [fh.fd]);
     } finally {
-      if (fd >= 0) closeSync(fd);
+      await fh.close();
     }
     this.keymap = km;
     await this.conn.roundtrip(signal);

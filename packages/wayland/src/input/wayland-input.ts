@@ -183,7 +183,7 @@ export class WaylandInput implements Input {
       return this.wtypePath(`the compositor does not advertise ${KEYBOARD_MANAGER}`);
     }
     if (!this.seat) throw new UnsupportedError('this compositor', 'keyboard input', 'it advertises no wl_seat');
-    this.wireKeyboard = await WireKeyboard.create(conn, this.seat.id, runtimeDir(this.env), signal, this.settleFor(2));
+    this.wireKeyboard = await WireKeyboard.create(conn, this.seat.id, this.env, signal, this.settleFor(2));
     return this.wireKeyboard;
   }
 

@@ -105,7 +105,11 @@ export function precheckVerb(spec: VerbSpec, verb: string, argv: string[], io: P
     if (flags.help) return null;
     const issues = tableIssues(spec.schema, args);
     if (!issues || issues.length === 0) return null;
-    throw argumentsError(verb, args, issues);
+    // the table proves only enum and type issues: such a field's value is no free text (the zod check quotes the same)
+    throw argumentsError(verb, args, issues, (path) => {
+      const prop = spec.schema.properties?.[String(path[0])];
+      return path.length === 1 && prop !== undefined && (prop.enum !== undefined || (prop.type !== undefined && prop.type !== 'string'));
+    });
   } catch (err) {
     return reportUsage(err, verb, argv, io);
   }

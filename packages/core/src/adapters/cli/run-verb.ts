@@ -12,6 +12,8 @@ export interface VerbIO {
   err: (s: string) => void;
   stdin: () => string;
   signal?: AbortSignal;
+  /** Ask the person at the terminal (only when the verb runs in one: stdin and stderr are TTYs); null when it cannot ask. */
+  confirm?: (message: string) => Promise<boolean | null>;
 }
 
 export const defaultIO: VerbIO = {
@@ -51,6 +53,7 @@ export async function runVerb(pipeline: Pipeline, verb: string, argv: string[], 
       dryRun: flags.dryRun,
       signal: io.signal,
       progress: (m) => io.err(`hypruse: ${m}`),
+      ...(io.confirm ? { confirm: io.confirm } : {}),
     });
     if (json) io.out(JSON.stringify({ ok: true, tool: name, result: resultJson(r) }));
     else io.out(resultText(r));

@@ -26,6 +26,7 @@ export const SOL_SOCKET = 1;
 export const SCM_RIGHTS = 1;
 export const F_DUPFD_CLOEXEC = 1030;
 export const SHUT_RDWR = 2;
+export const MFD_CLOEXEC = 1;
 export const POLLIN = 0x1;
 export const POLLOUT = 0x4;
 export const POLLERR = 0x8;
@@ -61,6 +62,8 @@ export interface Libc {
   shutdown(fd: number, how: number): number;
   fcntl(fd: number, cmd: number, arg: number): number;
   poll(fds: Buffer, n: number, timeoutMs: number): number;
+  /** memfd_create(2) (close-on-exec): an anonymous file with no path; fd or -errno. */
+  memfd(name: string): number;
   /** The calling thread's errno right after the last call through koffi. */
   errno(): number;
   /** poll(2) on a worker thread; the callback gets the result (or -errno). */
@@ -134,6 +137,12 @@ function bind(): Libc {
   const shutdown = f('int shutdown(int, int)');
   const fcntl = f('int fcntl(int, int, int)');
   const poll = f('int poll(void *, uint64_t, int)');
+  let memfdCreate: Fn | null = null;
+  try {
+    memfdCreate = f('int memfd_create(const char *, unsigned int)');
+  } catch {
+    /* a libc without it (glibc < 2.27): callers fall back to a private file */
+  }
   const sendmsg = lib.func('intptr_t sendmsg(int, const hypruse_msghdr *, int)') as unknown as Fn;
   const recvmsg = lib.func('intptr_t recvmsg(int, _Inout_ hypruse_msghdr *, int)') as unknown as Fn;
   const errno = () => koffi.errno();
@@ -150,6 +159,7 @@ function bind(): Libc {
     shutdown: (fd, how) => ret(shutdown(fd, how)),
     fcntl: (fd, cmd, arg) => ret(fcntl(fd, cmd, arg)),
     poll: (fds, n, t) => ret(poll(fds, n, t)),
+    memfd: (name) => (memfdCreate ? ret(memfdCreate(name, MFD_CLOEXEC)) : -E.ENOSYS),
     errno,
     pollAsync(fds, n, t, cb) {
       // errno of a worker thread is not readable afterwards; a failed poll is reported as -1.
