@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   'refused.stopped_by_person': 'resume from the agent was refused: the person stopped or paused hypruse, and only the person lifts it (the chord, the monitor page, `hypruse resume` in a terminal, or a confirmation the client shows them).',
   'refused.interrupted': 'A running sequence or drag was interrupted because the person took over or stopped hypruse.',
   'refused.password': 'act set_text was asked to fill a password field while a11y.setPasswords is off.',
+  'refused.background': 'Background mode: the call would move the person\'s pointer, send keys to their seat, or change their focus, active window or visible workspace; nothing was sent (the message names the element-level alternative).',
   'refused.guard_failed': 'A trust layer failed unexpectedly, so the action was refused (fail closed).',
   'not_found.window': 'No window with that address (or no active window).',
   'not_found.workspace': 'No such workspace.',
@@ -178,4 +179,14 @@ export function exitCodeFor(category: ErrorCategory): number {
 
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new CancelledError();
+}
+
+/** Background mode's refusal: what would have needed the person's seat, and the element-level way instead. */
+export function backgroundRefusal(what: string, alternative?: string): TrustError {
+  return new TrustError({
+    layer: 'background',
+    code: 'refused.background',
+    reason: `${what}; in background mode hypruse never moves the person's pointer, sends keys to their seat or changes their focus or visible workspace, so nothing was sent`,
+    hint: alternative ?? 'act on elements (click_ui, act, menu, file_dialog) through accessibility, or ask the person to turn background mode off',
+  });
 }

@@ -14,7 +14,7 @@ export type {
 } from './contracts/accessibility.js';
 export type { Clipboard, ClipboardContent } from './contracts/clipboard.js';
 export type { AppFamilies, LaunchPlan } from './contracts/app-families.js';
-export type { ToolKind, ToolEffect, ToolSpec, Intent, ToolContext, ToolServices, ToolDefinition, AnyTool } from './contracts/tool.js';
+export type { ToolKind, ToolEffect, ToolSpec, Intent, BackgroundSupport, ToolContext, ToolServices, ToolDefinition, AnyTool } from './contracts/tool.js';
 export { defineTool, kindOf } from './contracts/tool.js';
 export { fact, isFact, factRegistry } from './contracts/facts.js';
 export type { TrustCall, TrustLayer, Next } from './contracts/trust.js';
@@ -33,7 +33,7 @@ export type { Logger } from './logger.js';
 export { stderrLogger } from './logger.js';
 export {
   HypruseError, UsageError, TrustError, NotFoundError, UnsupportedError, DryRunError, CancelledError,
-  ERROR_CODES, toHypruseError, exitCodeFor, throwIfAborted,
+  ERROR_CODES, toHypruseError, exitCodeFor, throwIfAborted, backgroundRefusal,
 } from './errors.js';
 export type { ErrorCategory, ErrorCode, HypruseErrorOptions } from './errors.js';
 export { ResultBuilder, result, COORDS_HINT, rectTuple } from './result.js';

@@ -69,9 +69,9 @@ describe('the config file pre-scan (mayHaveConfigFile) never misses a file cosmi
 });
 
 describe('previewConfig gives what loadConfig gives for initialize', () => {
-  it.each<Record<string, string>>([{}, { HYPRUSE_READONLY: '1' }, { HYPRUSE_DRYRUN: 'yes' }, { HYPRUSE_READONLY: 'on', HYPRUSE_DRYRUN: 'true' }, { HYPRUSE_READONLY: '0', HYPRUSE_DRYRUN: '' }])('with %o', async (vars) => {
+  it.each<Record<string, string>>([{}, { HYPRUSE_READONLY: '1' }, { HYPRUSE_DRYRUN: 'yes' }, { HYPRUSE_READONLY: 'on', HYPRUSE_DRYRUN: 'true' }, { HYPRUSE_READONLY: '0', HYPRUSE_DRYRUN: '' }, { HYPRUSE_BACKGROUND: '1' }])('with %o', async (vars) => {
     const full = (await loadConfig({ cwd, env: env(vars) })).config;
-    expect(previewConfig({ cwd, env: env(vars) })).toEqual({ readonly: full.readonly, dryRun: full.dryRun });
+    expect(previewConfig({ cwd, env: env(vars) })).toEqual({ readonly: full.readonly, dryRun: full.dryRun, background: full.background });
   });
 
   it('refuses a bad variable exactly as loadConfig does, and is null when a file may exist', async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   HypruseError, NotFoundError, Tokens, TrustError, UsageError, defineTool, fact, result, scaledMs,
-  type A11yElement, type Accessibility, type Rect, type ToolContext,
+  type A11yElement, type Accessibility, type Rect, type ToolContext, backgroundRefusal,
 } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField } from './common/fields.js';
 import { compositorOf, requirePosition } from './common/desktop.js';
@@ -128,6 +128,7 @@ async function setText(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11
   let via: Outcome['via'] = 'atspi';
   if (!(a11y.setText && (await a11y.setText(el.ref, args.text, ctx.signal)))) {
     // no EditableText: focus it, select all, type (each through the full pipeline)
+    if (ctx.config.background) throw backgroundRefusal(`${t.item.role} '${t.item.name}' has no AT-SPI EditableText the app accepted, so setting its text needs the keyboard`);
     const u = unplaced(t, `set_text of ${t.item.role} '${t.item.name}' (it has no AT-SPI EditableText, and clicking into it needs its point)`);
     if (u) requirePosition(u.desktop, u.window, u.what);
     via = 'keyboard';
@@ -298,6 +299,7 @@ export const actTool = defineTool({
   name: 'act',
   title: 'Act on an element',
   effect: 'destructive',
+  background: { mode: 'a11y', note: 'set_text (AT-SPI EditableText), check/uncheck/toggle and expand/collapse (AT-SPI actions), select (Selection) and scroll_to work without focus; focus is refused, and an element whose app refuses the AT-SPI way is refused rather than reached with the pointer or keys' },
   description:
     'Act on one element found by name/role (as ui lists them) and verify the effect over accessibility: set_text (replace a field\'s text, read back; password fields only when a11y.setPasswords is on), check/uncheck (nothing sent when already so), toggle, expand/collapse, select (an option by label in a combo box, list or tab list), scroll_to, focus. Uses AT-SPI actions where the app has them, else the pointer/keyboard. Reports menus and dialogs the action opened.',
   input,
@@ -316,6 +318,18 @@ export const actTool = defineTool({
       });
     }
     const what = `${args.action.replace('_', ' ')} ${i.role} '${i.name}'${args.option ? ` to '${args.option}'` : ''}`;
+    if (ctx.config.background) {
+      // accessibility alone: editable text, actions, selection; a fallback that needs the seat refuses in handle, before sending
+      if (args.action === 'focus') throw backgroundRefusal(`act focus on ${i.role} '${i.name}' would change the keyboard focus and the active window`, 'act set_text fills a field without focusing it');
+      return {
+        summary: `${what} in ${t.read.window.class} over AT-SPI`,
+        input: 'none',
+        seatless: true,
+        windows: [t.read.window.address],
+        control: { role: i.role, name: args.option || i.name },
+        ...(args.action === 'set_text' && !i.password ? { text: args.text } : {}),
+      };
+    }
     if (t.read.positionUnknown !== undefined) {
       // No point on screen (niri: a tiled window): only AT-SPI can reach the element, and every guard
       // decides by the window, as for keys typed into it, the strictest window-only check

@@ -34,6 +34,7 @@ export const useBindTool = defineTool({
   name: 'use_bind',
   title: 'Run a key binding',
   effect: 'destructive',
+  background: { mode: 'no', note: "a binding acts on the person's compositor (focus, workspaces, launches)" },
   description: "Run one of the person's compositor key bindings by its combo (as listed by binds), through the compositor: the only way to trigger compositor bindings.",
   input: z.object({ combo: fact(z.string().min(1).max(100).describe('The combo as listed by binds, e.g. "SUPER+Return".')), then: thenField }).strict(),
   output: useBindOutput,

@@ -5,6 +5,7 @@ export const clipboardTool = defineTool({
   name: 'clipboard',
   title: 'Clipboard',
   effect: 'destructive',
+  background: { mode: 'yes', note: 'reads and writes the clipboard without the seat' },
   optIn: 'clipboard',
   description: 'Read or write the clipboard as text (opt-in). Non-text content is named, not returned; reads are capped at 100000 characters.',
   input: z
@@ -22,7 +23,7 @@ export const clipboardTool = defineTool({
   intent(args) {
     if (args.action === 'write' && !args.text) throw new UsageError('write needs text');
     if (args.action === 'read' && args.text) throw new UsageError('read takes no text');
-    return args.action === 'write' ? { summary: `copy ${args.text.length} characters to the clipboard`, input: 'none', text: args.text } : { summary: 'read the clipboard', input: 'none' };
+    return args.action === 'write' ? { summary: `copy ${args.text.length} characters to the clipboard`, input: 'none', seatless: true, text: args.text } : { summary: 'read the clipboard', input: 'none', seatless: true };
   },
   async handle(args, ctx) {
     const cb = ctx.services.get(Tokens.Clipboard);

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { HypruseError, NotFoundError, Tokens, UsageError, defineTool, fact, result, scaledMs, type EventSubscription, type ToolContext } from '@hypruse/core';
+import { HypruseError, NotFoundError, Tokens, UsageError, backgroundRefusal, defineTool, fact, result, scaledMs, type EventSubscription, type ToolContext } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, snapshot } from './common/desktop.js';
 import { openedShape } from './common/opened.js';
@@ -101,6 +101,7 @@ export const fileDialogTool = defineTool({
   name: 'file_dialog',
   title: 'Fill a file dialog',
   effect: 'destructive',
+  background: { mode: 'a11y', note: "the name field is filled through AT-SPI EditableText and the default button pressed through its action, without focus; a dialog without a name field (an Open dialog's hidden location field) is refused" },
   description:
     'Fill an open Open/Save dialog with an absolute path, press its default button (Save/Open), wait for the dialog to close and report the path chosen (and whether the file exists). Replaces an existing file only with overwrite=true.',
   input,
@@ -110,6 +111,11 @@ export const fileDialogTool = defineTool({
     checkPath(args.path);
     const r = await dialogRead(ctx, args);
     const b = button(r, DEFAULT_BUTTONS);
+    if (ctx.config.background) {
+      if (!nameField(r)) throw backgroundRefusal(`${r.window.class} "${r.window.title}" shows no file name field (an Open dialog shows its location field only on ctrl+L, a key to the seat)`);
+      if (!b) throw backgroundRefusal(`${r.window.class} "${r.window.title}" has no default button (${DEFAULT_BUTTONS.join('/')}) to press through AT-SPI (Return would be a key to the seat)`);
+      return { summary: `choose ${args.path} in ${r.window.class} "${r.window.title}" over AT-SPI`, input: 'none', seatless: true, windows: [r.window.address], text: args.path, control: { role: 'push button', name: b.name } };
+    }
     return {
       summary: `choose ${args.path} in ${r.window.class} "${r.window.title}"`,
       input: 'keyboard',
@@ -124,8 +130,10 @@ export const fileDialogTool = defineTool({
     const dialog = r.window.address;
     const a11y = ctx.services.get(Tokens.Accessibility);
     const comp = compositorOf(ctx);
-    await comp.focusWindow(dialog);
+    const background = ctx.config.background;
+    if (!background) await comp.focusWindow(dialog);
     let field = nameField(r);
+    if (!field && background) throw backgroundRefusal(`${r.window.class} "${r.window.title}" shows no file name field`);
     if (!field) {
       // an Open dialog shows its location field on ctrl+L
       await ctx.invoke('keyboard', { action: 'key', keys: 'ctrl+l', window: dialog, allow_auth: args.allow_auth });
@@ -138,6 +146,7 @@ export const fileDialogTool = defineTool({
     }
     // the whole path in the name field: GTK, Qt and portals all take an absolute path there
     const set = a11y.setText ? await a11y.setText(field.ref, args.path, ctx.signal) : false;
+    if (!set && background) throw backgroundRefusal(`the file name field of ${r.window.class} has no AT-SPI EditableText the app accepted, so filling it needs the keyboard`);
     if (!set) {
       await ctx.invoke('pointer', { action: 'click', x: field.x, y: field.y, allow_auth: args.allow_auth, confirm: args.confirm });
       await ctx.invoke('keyboard', { action: 'key', keys: 'ctrl+a', window: dialog, allow_auth: args.allow_auth });
@@ -154,12 +163,20 @@ export const fileDialogTool = defineTool({
     try {
       // Return in the name field presses the default button (no pointer: a client-side decorated
       // dialog's header-bar buttons are placed less exactly than its fields)
-      if (a11y.focus) await a11y.focus(field.ref, ctx.signal).catch(() => false);
+      if (a11y.focus && !background) await a11y.focus(field.ref, ctx.signal).catch(() => false);
       const b = button(await readUi(ctx, dialog, '', true), DEFAULT_BUTTONS);
       if (b) pressed = b.name;
-      await ctx.invoke('keyboard', { action: 'key', keys: 'Return', window: dialog, allow_auth: args.allow_auth });
-      let closed = await closedWithin(sub, ctx, dialog, scaledMs(RETURN_MS, ctx.env));
-      if (!closed) {
+      let closed: boolean;
+      if (background) {
+        // the default button's own action: no key to the seat
+        if (!b) throw backgroundRefusal(`${r.window.class} "${r.window.title}" has no default button to press through AT-SPI`);
+        await press(ctx, args, b, dialog);
+        closed = await closedWithin(sub, ctx, dialog, scaledMs(RETURN_MS, ctx.env));
+      } else {
+        await ctx.invoke('keyboard', { action: 'key', keys: 'Return', window: dialog, allow_auth: args.allow_auth });
+        closed = await closedWithin(sub, ctx, dialog, scaledMs(RETURN_MS, ctx.env));
+      }
+      if (!closed && !background) {
         // GTK 3's chooser drops a Return that arrives while it is still taking in the path just set
         // (seen on an idle machine, never under load): when nothing else happened (the dialog is
         // still there, no window of its own opened, the field still holds the path), press it once more

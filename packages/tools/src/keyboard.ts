@@ -72,6 +72,7 @@ export const keyboardTool = defineTool({
   name: 'keyboard',
   title: 'Keyboard',
   effect: 'destructive',
+  background: { mode: 'no', note: "keys go to the person's seat: to fill a field use act set_text (AT-SPI EditableText, no focus); key combinations have no element-level equivalent" },
   description:
     'Type text (any unicode, any layout) or press a key combination into the focused window, or into `window` after focusing it (recommended on a shared seat). Typing is verified by reading the field back over accessibility when possible. Compositor bindings (super+...) cannot be triggered this way: use binds + use_bind.',
   input,

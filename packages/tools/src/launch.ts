@@ -69,6 +69,7 @@ export const launchTool = defineTool({
   name: 'launch',
   title: 'Launch an application',
   effect: 'open_world',
+  background: { mode: 'no', note: 'a new window would open where the person works and take the focus: work in a private desk (desk: "private" or hypruse desk start) to launch apps the person does not see' },
   description:
     'Start an application and wait for the window of that process (not any window) until its geometry is stable, so points read right after are right; optionally on a workspace (single-instance apps that open elsewhere are moved there). A splash or a first window the app replaces is skipped: the window that stays is returned, with dialogs open over it listed. When a single-instance app hands the request to its running instance, the window that instance opened (or changed) is returned and the note says so. Returns the window address, class, title, workspace and settled position and size.',
   input: z

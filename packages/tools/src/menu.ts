@@ -113,6 +113,7 @@ export const menuTool = defineTool({
   name: 'menu',
   title: 'Run a menu path',
   effect: 'destructive',
+  background: { mode: 'no', note: "menu items are clicked with the pointer (an AT-SPI action on a GTK menu item that opens a dialog blocks the app's accessibility until the dialog closes): use click_ui or act on the window's own controls, or a private desk" },
   description:
     'Run a menu-bar or open popup-menu path by its labels ("File > Save As…"; case, mnemonics, shortcuts and a trailing ellipsis ignored), opening each level and waiting for its submenu. Reports the dialog or menu the last item opened, with its controls.',
   input,

@@ -135,6 +135,7 @@ export const pointerTool = defineTool({
   name: 'pointer',
   title: 'Pointer',
   effect: 'destructive',
+  background: { mode: 'no', note: "the pointer is the person's: click_ui clicks a control through its AT-SPI action, act checks, selects and fills without it" },
   description:
     'Move, click, drag or scroll the real pointer at global logical coordinates (from desktop, ui, or a screenshot via global = geometry[:2] + pixel / scale). Without x,y, click and scroll act at the current cursor. Prefer click_ui when the control has a name.',
   input,

@@ -6,6 +6,7 @@ export const resumeTool = defineTool({
   title: 'Resume after the person stopped hypruse',
   // changes hypruse's own state, not the desktop: acting, never destructive
   effect: 'act',
+  background: { mode: 'yes', note: "lifts the person's stop" },
   description:
     'Ask to lift a stop set by the person (the stop chord, or Stop/Pause on the monitor page). Only the person lifts it: the client asks them to confirm when it can (elicitation), otherwise the call is refused (refused.stopped_by_person) and the person resumes from the monitor page or their own terminal. Call it only after the person said to go on; then observe again before acting. Refused inside a sequence. A takeover pause (the person typing or moving the pointer) needs no resume: wait and retry.',
   input: z.object({}).strict(),
@@ -15,7 +16,7 @@ export const resumeTool = defineTool({
   }),
   cli: { examples: ['hypruse resume'] },
   intent() {
-    return { summary: 'resume acting (lift the person\'s stop)', input: 'none' };
+    return { summary: 'resume acting (lift the person\'s stop)', input: 'none', seatless: true };
   },
   async handle(_args, ctx) {
     if (!ctx.services.has(Tokens.Presence)) throw new HypruseError('error.internal', 'no presence state in this session');

@@ -154,6 +154,7 @@ export const sequenceTool = defineTool({
   name: 'sequence',
   title: 'Run a short plan',
   effect: 'destructive',
+  background: { mode: 'yes', note: 'each step is checked on its own: steps that need the seat are refused' },
   description:
     'Run ordered steps ({op: pointer|keyboard|click_ui|act|menu|file_dialog|hypr|wait_for|ui|screenshot|get_text, ...that tool\'s arguments}) in one call, every guard applying per step; stops the moment the desktop changes structurally in a way a step did not intend (a window opens, closes, moves, a workspace changes), with a per-step report and a final observation (then, default desktop). Focus changes and notifications are ignored; give keyboard steps a window. ' +
     'Control flow: optional: true (a failure does not stop the plan; a refusal always does); if: {present: {name, role, id, window}} | {absent: {...}} | {text_contains: "...", window, name|id} (skipped when false); on_fail: [steps] (recovery, then go on); {op: "repeat", steps: [...], until: <condition>, max: N} (at most 20 rounds). A whole string "$N" or "$N.path" (e.g. "$2.elements.0.id", "$1.window") is replaced by step N\'s result; "$$" writes a literal "$".',
@@ -173,7 +174,7 @@ export const sequenceTool = defineTool({
   },
   intent(args, ctx) {
     const steps = validateSteps(args.steps, ctx);
-    return { summary: `run ${steps.length} step(s): ${steps.map(stepSummary).join(', ')}`, input: 'none' };
+    return { summary: `run ${steps.length} step(s): ${steps.map(stepSummary).join(', ')}`, input: 'none', seatless: true };
   },
   async handle(args, ctx) {
     const steps = validateSteps(args.steps, ctx);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  NotFoundError, Tokens, UsageError, defineTool, fact, globalToPixel, regionScale, result, scaledMs, type EventSubscription, type ToolContext,
+  NotFoundError, Tokens, UsageError, defineTool, fact, globalToPixel, regionScale, result, scaledMs, type EventSubscription, type ToolContext, backgroundRefusal, HypruseError,
 } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, requirePosition, snapshot } from './common/desktop.js';
@@ -9,6 +9,7 @@ import { elementArgs, markField, matchable, readElements, resolveElement, roleFi
 import { matchNames } from './common/match.js';
 import { renderFlat, renderTree } from './common/ui-tree.js';
 import { sleep } from './common/pointer.js';
+import { ACTIVATE_ACTIONS, actionIndex } from './common/activate.js';
 import { OPEN_WAIT_MS, openedShape, openedSince, watchOpened, type Opened } from './common/opened.js';
 import { saveMarks, uiJson, uiLine, type UiItem } from './common/ui-read.js';
 import { address, className, imageMetaShape, uiElement } from './common/output.js';
@@ -196,6 +197,7 @@ export const clickUiTool = defineTool({
   name: 'click_ui',
   title: 'Click a control by name',
   effect: 'destructive',
+  background: { mode: 'a11y', note: "a left single click runs the control's AT-SPI click/press/activate action (no pointer, no focus) and reads its new state back; controls without such an action (canvases, apps without a tree), right, middle and double clicks are refused" },
   description:
     "Click a control by its id from ui, by its accessible name (exact, else contained, else all words; case, accents and whitespace ignored; role= narrows) or by the number from marks, through the real pointer. An id is checked to still be the same control first. An ambiguous name returns the candidates with ids and clicks nothing. Reports the control's new state.",
   input: z
@@ -214,6 +216,14 @@ export const clickUiTool = defineTool({
   async intent(args, ctx) {
     const t = await resolveTarget(args, ctx);
     resolved.set(args, t);
+    if (ctx.config.background) {
+      if (args.button !== 'left' || args.double) throw backgroundRefusal(`a ${args.double ? 'double ' : ''}${args.button} click on ${t.label} needs the pointer`, 'a left single click runs the control\'s AT-SPI action without the pointer');
+      const el = t.item && ctx.services.has(Tokens.Accessibility) ? await ctx.services.get(Tokens.Accessibility).refresh(t.item.ref, ctx.signal) : null;
+      if (!el || actionIndex(el, ACTIVATE_ACTIONS) < 0) {
+        throw backgroundRefusal(`${t.label} has no AT-SPI ${ACTIVATE_ACTIONS.join('/')} action, so clicking it needs the pointer`, 'act (set_text, check, select) reaches fields, check boxes and lists without the pointer; otherwise ask the person to turn background mode off');
+      }
+      return { summary: `activate ${t.label} in ${t.cls} through its AT-SPI action`, input: 'none', seatless: true, windows: [t.window], control: { role: t.role, name: t.name } };
+    }
     return { summary: `click ${t.label} at (${t.x}, ${t.y}) in ${t.cls}`, input: 'pointer', windows: [t.window], points: [{ x: t.x, y: t.y }], control: { role: t.role, name: t.name } };
   },
   async handle(args, ctx) {
@@ -226,9 +236,18 @@ export const clickUiTool = defineTool({
     let state = '';
     const data: Record<string, unknown> = { clicked: { ...(t.id ? { id: t.id } : {}), role: t.role, name: t.name, x: t.x, y: t.y, window: t.window, ...(t.mark ? { mark: t.mark } : {}) } };
     try {
-      // the compositor answers once the focus is done: no fixed wait before the click
-      await comp.focusWindow(t.window);
-      await ctx.invoke('pointer', { action: 'click', x: t.x, y: t.y, button: args.button, double: args.double, allow_auth: args.allow_auth, confirm: args.confirm });
+      if (ctx.config.background) {
+        // accessibility alone: the control's own action, no pointer, no focus
+        const a11y = ctx.services.get(Tokens.Accessibility);
+        const el = t.item ? await a11y.refresh(t.item.ref, ctx.signal) : null;
+        const i = el ? actionIndex(el, ACTIVATE_ACTIONS) : -1;
+        if (!el || i < 0) throw backgroundRefusal(`${t.label} ${el ? 'no longer offers an AT-SPI click/press/activate action' : 'is gone'}, so clicking it needs the pointer`);
+        if (!(await a11y.doAction(el.ref, i, ctx.signal))) throw new HypruseError('error.a11y', `${t.cls} did not accept the AT-SPI ${el.actions[i]} action of ${t.label}; nothing else was sent`, { hint: 'read the window again (ui) and retry' });
+      } else {
+        // the compositor answers once the focus is done: no fixed wait before the click
+        await comp.focusWindow(t.window);
+        await ctx.invoke('pointer', { action: 'click', x: t.x, y: t.y, button: args.button, double: args.double, allow_auth: args.allow_auth, confirm: args.confirm });
+      }
       if (closeWatch) await windowClosed(closeWatch, t.window, scaledMs(READ_BACK_MS, ctx.env), ctx.signal);
     } finally {
       closeWatch?.close();

@@ -39,6 +39,7 @@ export const wmTool = defineTool({
   nameFor: (id) => (id === null || id === 'hyprland' ? 'hypr' : 'wm'),
   title: 'Window management',
   effect: 'destructive',
+  background: { mode: 'no', note: 'focus, workspaces, moves and closes change what the person sees: the person brings windows into view; observe with desktop' },
   description:
     'Window and workspace management through the compositor: workspace (switch), focus_window, move_window (silently, to a workspace), close_window (waits for the close; says when the app is prompting instead), fullscreen, toggle_floating. Targets are window addresses from desktop.',
   input,

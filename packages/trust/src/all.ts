@@ -12,6 +12,7 @@ import { markLayer } from './layers/mark.js';
 import { policyLayer } from './layers/policy.js';
 import { agentInputLayer, presenceLayer } from './layers/presence.js';
 import { readonlyLayer } from './layers/readonly.js';
+import { backgroundLayer } from './layers/background.js';
 import { strictLayer } from './layers/strict.js';
 
 /** The one list of built-in trust layers (ordered at run time by TRUST_ORDER). */
@@ -19,6 +20,7 @@ export const ALL_LAYERS: TrustLayer[] = [
   journalLayer,
   beaconLayer,
   readonlyLayer,
+  backgroundLayer,
   presenceLayer,
   lockLayer,
   authLayer,

@@ -4,6 +4,7 @@ import { ALL_LAYERS } from './all.js';
 export { ALL_LAYERS };
 export { journalLayer } from './layers/journal.js';
 export { readonlyLayer } from './layers/readonly.js';
+export { backgroundLayer } from './layers/background.js';
 export { lockLayer, createLockLayer, lockState, type LockState } from './layers/lock.js';
 export { authLayer } from './layers/auth.js';
 export { confineLayer, parseScopes, inScope, launchedAddress, type Scope } from './layers/confine.js';

@@ -1,5 +1,5 @@
 /** Server instructions sent to agents (MCP `instructions`); the read-only text never mentions acting tools. */
-export function serverInstructions(opts: { readonly: boolean; dryRun: boolean; wmName: string | null; compositor: string | null }): string {
+export function serverInstructions(opts: { readonly: boolean; dryRun: boolean; background?: boolean; wmName: string | null; compositor: string | null }): string {
   const where = opts.compositor ? `This desktop runs ${opts.compositor}. ` : '';
   if (opts.readonly) {
     return [
@@ -20,6 +20,9 @@ export function serverInstructions(opts: { readonly: boolean; dryRun: boolean; w
     '6. Pass `then` (`desktop`, `screenshot`, `ui`) on acting tools to see the result in the same call; `wait_for` waits on real compositor events; `sequence` runs a short plan and stops when the desktop changes unexpectedly.',
     '7. Some actions are refused by trust layers (read-only, confinement, auth dialogs, locked session, dangerous controls): the refusal names the layer and what would lift it. Ask the person; never work around a refusal. Two come from the person: `paused: the person is using the seat` (wait retry_after_ms, observe again, retry) and `stopped by the person` (ask them; call `resume` only when they agree).',
     opts.dryRun ? '8. DRY RUN: nothing you do is delivered; results say what would have happened.' : '',
+    opts.background
+      ? '9. BACKGROUND MODE: the person works at this seat beside you. Nothing you do may move their pointer, send keys to their seat or change their focus, active window or visible workspace. Work on elements: `ui`, `get_text`, `wait_for`, `desktop`, `screenshot`, `zoom`, `marks` observe as usual; `click_ui` (left single clicks, through the control\'s AT-SPI action), `act` (set_text, check, toggle, expand, select, scroll_to) and `file_dialog` work through accessibility alone; `pointer`, `keyboard`, `menu`, `launch`, `use_bind` and the window-manager tool are refused with refused.background, which names the element-level way when there is one.'
+      : '',
   ]
     .filter(Boolean)
     .join('\n');

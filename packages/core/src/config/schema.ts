@@ -22,6 +22,10 @@ export const ConfigSchema = z
       .regex(/^(off|private|[a-z0-9][a-z0-9_-]{0,31})$/, 'off, private, or a desk name (a-z, 0-9, _ and -, at most 32 characters)')
       .default('off')
       .describe('Where hypruse works: off = the person\'s session; private = the MCP server starts a headless desk of its own (its own compositor, Wayland socket, session and AT-SPI buses) and stops it, with every app in it, when it exits; a name = the running desk started with `hypruse desk start NAME`. Env: HYPRUSE_DESK.'),
+    background: z
+      .boolean()
+      .default(false)
+      .describe('Background mode: work beside the person. No tool moves the seat\'s pointer, sends key events to the seat, or changes the keyboard focus, the active window or the visible workspace; element tools work through accessibility alone (AT-SPI actions, editable text, selection) and anything that needs the seat is refused with refused.background before anything is sent. The takeover pause does not stop background work; the stop chord and hypruse stop do. Env: HYPRUSE_BACKGROUND.'),
     readonly: z.boolean().default(false).describe('Only observation tools are available. Env: HYPRUSE_READONLY.'),
     clipboard: z.boolean().default(false).describe('Enable the clipboard tool (never in read-only mode). Env: HYPRUSE_CLIPBOARD.'),
     screenshot: z

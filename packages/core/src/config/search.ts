@@ -74,6 +74,7 @@ export function mayHaveConfigFile(cwd: string, env: NodeJS.ProcessEnv): boolean 
 export interface ConfigPreview {
   readonly: boolean;
   dryRun: boolean;
+  background: boolean;
 }
 
 /**
@@ -87,5 +88,5 @@ export function previewConfig(opts: { cwd?: string; env?: NodeJS.ProcessEnv } = 
   const overrides = envOverrides(env);
   if (mayHaveConfigFile(opts.cwd ?? process.cwd(), env)) return null;
   const value = (path: string) => overrides.find((o) => o.path === path)?.value;
-  return { readonly: value('readonly') === true, dryRun: value('dryRun') === true };
+  return { readonly: value('readonly') === true, dryRun: value('dryRun') === true, background: value('background') === true };
 }

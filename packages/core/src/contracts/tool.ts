@@ -50,6 +50,20 @@ export interface Intent {
   global?: boolean;
   /** True when the tool's own guards already ran on a nested call (click_ui -> pointer). */
   nested?: boolean;
+  /**
+   * The delivery needs nothing of the seat: no pointer, no key events, no focus, active window or
+   * visible workspace change (AT-SPI actions, editable text, selection). Background mode lets only
+   * such acting calls through.
+   */
+  seatless?: boolean;
+}
+
+/** What a tool does in background mode (config `background`), for its description, the server's instructions and refusals. */
+export interface BackgroundSupport {
+  /** `yes`: works unchanged; `a11y`: works through accessibility alone where the element allows it; `no`: refused. */
+  mode: 'yes' | 'a11y' | 'no';
+  /** One line: what works, or the element-level alternative. */
+  note: string;
 }
 
 export interface ToolServices {
@@ -95,6 +109,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject> {
   output?: z.ZodType;
   /** The listed name on a given compositor (e.g. `hypr` on Hyprland, `wm` elsewhere). */
   nameFor?(compositorId: string | null): string;
+  /** Background mode: what works (observe tools work unchanged when absent; acting tools are refused when absent). */
+  background?: BackgroundSupport;
   /** Listed only when this config switch is on (clipboard). */
   optIn?: 'clipboard';
   /** Name of the CLI positional sub-verb field (e.g. `action`), and other positional fields in order. */

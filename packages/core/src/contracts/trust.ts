@@ -50,6 +50,7 @@ export const TRUST_ORDER = {
   journal: 10,
   beacon: 15,
   readonly: 20,
+  background: 22,
   presence: 25,
   lock: 30,
   auth: 40,

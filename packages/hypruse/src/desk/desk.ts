@@ -153,6 +153,16 @@ export function deskProblem(s: DeskState): string | null {
   return null;
 }
 
+/**
+ * A desk nobody will stop: its owner has ended, or (started by the CLI) every process of it has
+ * ended and its start is over a minute old. A desk still starting is never stale.
+ */
+function isStale(s: DeskState): boolean {
+  if (s.owner) return !alive(s.owner);
+  const pids = Object.values(s.pids);
+  return pids.every((r) => !alive(r)) && Date.now() - Date.parse(s.startedAt) > 60_000;
+}
+
 /** Every desk of this user's session, with its health and its apps. */
 export function listDesks(env: NodeJS.ProcessEnv = process.env): DeskListing[] {
   const root = desksDir(env);
@@ -373,7 +383,7 @@ async function claim(root: string, wanted: string | undefined, env: NodeJS.Proce
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
       const old = readState(dir);
-      if (old && !deskProblem(old)) break; // running: taken
+      if (old && !isStale(old)) break; // running, or starting: taken
       if (!old) {
         // a start in progress writes its state at once; a folder without one older than a minute is debris
         const age = Date.now() - statSync(dir).mtimeMs;

@@ -1,4 +1,4 @@
-import { Tokens, type A11yElement, type Desktop, type ToolContext, type Window } from '@hypruse/core';
+import { Tokens, backgroundRefusal, type A11yElement, type Desktop, type ToolContext, type Window } from '@hypruse/core';
 import { compositorOf, requirePosition } from './desktop.js';
 
 /** Action names that activate a control (a button, a check box), in the order tried. */
@@ -22,13 +22,16 @@ export async function activateElement(
   const el = await a11y.refresh(target.ref, ctx.signal);
   const i = el ? actionIndex(el, names) : -1;
   if (i >= 0 && (await a11y.doAction(target.ref, i, ctx.signal))) return 'atspi';
+  if (ctx.config.background) {
+    throw backgroundRefusal(`it has no AT-SPI ${names.join('/')} action the app accepted, so activating it needs a pointer click`, 'turn background mode off for this control, or ask the person');
+  }
   if (unplaced) requirePosition(unplaced.desktop, unplaced.window, `${unplaced.what} (it has no AT-SPI ${names.join('/')} action, and a click needs its point)`);
   await compositorOf(ctx).focusWindow(target.window);
   await ctx.invoke('pointer', { action: 'click', x: target.x, y: target.y, allow_auth: guards.allow_auth, confirm: guards.confirm });
   return 'pointer';
 }
 
-function actionIndex(el: A11yElement, names: readonly string[]): number {
+export function actionIndex(el: Pick<A11yElement, 'actions'>, names: readonly string[]): number {
   for (const n of names) {
     const i = el.actions.findIndex((a) => a.toLowerCase() === n);
     if (i >= 0) return i;

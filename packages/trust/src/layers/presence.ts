@@ -38,6 +38,9 @@ export const presenceLayer: TrustLayer = {
       return next();
     }
     const v = await presence.verdict(call.signal);
+    // background work reaches nothing of the person's input: their using the seat does not pause it
+    // (the stop chord, Stop and Pause on the monitor page still do)
+    if (v.state === 'paused' && v.cause === 'takeover' && call.config.background && (await call.intent())?.seatless) return next();
     if (v.state !== 'running') throw presenceError(v, call.parent ? enclosing(call) : undefined);
     return next();
   },

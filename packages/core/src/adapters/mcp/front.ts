@@ -25,14 +25,14 @@ export interface ServerIdentity {
 export function serverIdentity(opts: {
   name: string;
   version: string;
-  config: { readonly: boolean; dryRun: boolean };
+  config: { readonly: boolean; dryRun: boolean; background?: boolean };
   wmName: string | null;
   compositor: string | null;
 }): ServerIdentity {
   return {
     serverInfo: { name: opts.name, version: opts.version },
     capabilities: { tools: { listChanged: false }, logging: {} },
-    instructions: serverInstructions({ readonly: opts.config.readonly, dryRun: opts.config.dryRun, wmName: opts.wmName, compositor: opts.compositor }),
+    instructions: serverInstructions({ readonly: opts.config.readonly, dryRun: opts.config.dryRun, background: opts.config.background === true, wmName: opts.wmName, compositor: opts.compositor }),
   };
 }
 

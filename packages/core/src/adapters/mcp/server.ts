@@ -107,7 +107,7 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
       tools: registry.listed(config).map((tool) => {
         const name = registry.nameOf(tool);
         const alwaysLoad = alwaysLoaded(config, tool.name, name);
-        const description = config.readonly ? (tool.readonlyDescription ?? tool.description) : tool.description;
+        const description = config.readonly ? (tool.readonlyDescription ?? tool.description) : config.background ? backgroundDescription(tool) : tool.description;
         return {
           name,
           title: tool.title,
@@ -184,4 +184,11 @@ export async function serveStdio(server: Server, streams?: { stdin: NodeJS.Reada
     server.connect(transport).catch(reject);
     input.on('end', () => resolve());
   });
+}
+
+/** In background mode a tool's description says what of it works there (config `background`). */
+function backgroundDescription(tool: AnyTool): string {
+  const b = tool.background ?? (tool.kind === 'observe' ? { mode: 'yes' as const, note: 'observes without the seat' } : { mode: 'no' as const, note: 'it needs the seat' });
+  const head = b.mode === 'yes' ? 'Works in background mode' : b.mode === 'a11y' ? 'Background mode (on): works through accessibility alone' : 'Background mode (on): refused';
+  return `${tool.description} ${head}: ${b.note}.`;
 }
