@@ -85,6 +85,9 @@ export const getTextTool = defineTool({
   async handle(args, ctx) {
     if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed');
     const wantsElement = Boolean(args.id || args.name.trim() || args.role.trim());
+    // a page within the host's limit unless asked for less
+    const budget = ctx.textBudget ?? 0;
+    const limit = budget ? Math.min(args.limit, budget) : args.limit;
     let read: ElementRead;
     let item: UiItem | null = null;
     if (wantsElement) {
@@ -101,9 +104,9 @@ export const getTextTool = defineTool({
     }
     // one element with a Text interface: read the range straight from the app, so long documents page cheaply
     if (item) {
-      const t = await elementText(ctx, item, args.offset, args.limit);
+      const t = await elementText(ctx, item, args.offset, limit);
       if (t?.password) throw new NotFoundError('not_found.element', `${what} is a password field: its text is never read`, { hint: 'ask the person, or read another element' });
-      if (t && (t.total > 0 || leavesUnder(read, item).length === 0)) return page(what, t.text, args.offset, t.total, data);
+      if (t && (t.total > 0 || leavesUnder(read, item).length === 0)) return page(what, t.text, args.offset, t.total, data, budget);
     }
     const leaves = leavesUnder(read, item);
     const passwords = leaves.filter((l) => l.password).length;
@@ -121,11 +124,13 @@ export const getTextTool = defineTool({
     const all = rows.join('\n');
     if (passwords) data.passwords = passwords;
     if (!all) return result(`${what} shows no text`).data({ ...data, text: '', offset: 0, total: 0 }).build();
-    return page(what, all.slice(args.offset, args.offset + args.limit), args.offset, all.length, data);
+    return page(what, all.slice(args.offset, args.offset + limit), args.offset, all.length, data, budget);
   },
 });
 
-function page(what: string, text: string, offset: number, total: number, data: Record<string, unknown>) {
+function page(what: string, text: string, offset: number, total: number, data: Record<string, unknown>, budget = 0) {
+  // escapes make the JSON of a text longer than the text: a page whose JSON exceeds the host's limit ends sooner
+  for (let n = 0; budget && n < 8 && JSON.stringify(text).length > budget; n++) text = text.slice(0, Math.floor((text.length * budget) / JSON.stringify(text).length));
   const end = Math.min(total, offset + text.length);
   const more = end < total;
   const head = total === 0 ? `${what} holds no text` : `${what}: characters ${offset}-${end} of ${total}${more ? ` (more: offset=${end})` : ''}`;

@@ -70,13 +70,26 @@ export const uiTool = defineTool({
         hint: what ? 'try a shorter name, or ui without a filter' : 'use screenshot + zoom instead',
       });
     }
-    const opts = { maxChars: args.max_chars, after: args.after };
-    const view = args.format === 'flat' ? renderFlat(items, (i) => uiLine(i, i.id), opts) : renderTree(items, opts);
-    let elements = items;
-    if (args.after || view.next) {
-      // only what the text shows, so text and data agree
-      const inText = new Set(view.lines.join('\n').match(/\[(\d+)\]/g)?.map((m) => Number(m.slice(1, -1))) ?? []);
-      elements = items.filter((i) => inText.has(i.id));
+    // within the host's limit unless asked for less: the text, and the elements' JSON a host may show instead
+    const budget = ctx.textBudget ?? 0;
+    const render = (maxChars: number) => {
+      const opts = { maxChars, after: args.after };
+      const view = args.format === 'flat' ? renderFlat(items, (i) => uiLine(i, i.id), opts) : renderTree(items, opts);
+      let elements = items;
+      if (args.after || view.next) {
+        // only what the text shows, so text and data agree
+        const inText = new Set(view.lines.join('\n').match(/\[(\d+)\]/g)?.map((m) => Number(m.slice(1, -1))) ?? []);
+        elements = items.filter((i) => inText.has(i.id));
+      }
+      return { view, elements };
+    };
+    let maxChars = budget ? Math.min(args.max_chars || budget, budget) : args.max_chars;
+    let { view, elements } = render(maxChars);
+    for (let n = 0; budget && n < 8; n++) {
+      const json = JSON.stringify(elements.map(uiJson)).length;
+      if (json <= budget || maxChars <= 200) break;
+      maxChars = Math.max(200, Math.floor((maxChars || view.lines.join('\n').length) * (budget / json) * 0.95));
+      ({ view, elements } = render(maxChars));
     }
     const res = result(`${items.length} control(s) in ${r.window.class} "${r.window.title}" (${r.window.address})${more}`);
     for (const l of view.lines) res.text(l);

@@ -131,6 +131,20 @@ export const ConfigSchema = z
           .describe(
             'Tools listed with `_meta: {"anthropic/alwaysLoad": true}`, so hosts that hide MCP tools behind a tool search (Claude Code) load them up front; "*" = every tool, [] = none. Names of tools not listed in this session are ignored. Env: HYPRUSE_ALWAYS_LOAD (comma list, `all`, `none` or `core`).',
           ),
+        maxResultTokens: z
+          .number()
+          .int()
+          .min(1000)
+          .max(10_000_000)
+          .default(25_000)
+          .describe('Most tokens (counted as characters / 3.5) of one tool result, its text and its structured JSON each: ui and get_text page within it, anything longer is cut with a note naming a private file with the whole text. 25,000 is Claude Code\'s default limit.'),
+        maxResultBytes: z
+          .number()
+          .int()
+          .min(100_000)
+          .max(100_000_000)
+          .default(1_000_000)
+          .describe('Most bytes of one serialized tool result; an inline image that would exceed it is saved as a file instead. 1 MB is Claude Desktop\'s limit.'),
       })
       .prefault({})
       .describe('The MCP server.'),

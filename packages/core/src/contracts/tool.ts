@@ -87,6 +87,8 @@ export interface ToolContext {
   progress(message: string): void;
   /** Ask the human (MCP elicitation) when the client supports it; null when it cannot ask. */
   confirm?(message: string): Promise<boolean | null>;
+  /** Characters a tool that pages (ui, get_text) keeps its text within unless asked for less; 0 = no limit (the CLI). */
+  readonly textBudget?: number;
 }
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject> {

@@ -31,6 +31,8 @@ export interface CallOptions {
   parent?: TrustCall | null;
   progress?: (message: string) => void;
   confirm?: (message: string) => Promise<boolean | null>;
+  /** Characters a paging tool keeps its text within (the MCP host's limit); none when absent (the CLI). */
+  textBudget?: number;
   /** Force a dry run for this call (CLI --dry-run). */
   dryRun?: boolean;
 }
@@ -90,7 +92,8 @@ export class Pipeline {
       dryRun,
       services,
       env: this.opts.env ?? process.env,
-      invoke: (t, a) => this.call(t, a, { signal, parent: call, progress: callOpts.progress, confirm: callOpts.confirm, dryRun }),
+      invoke: (t, a) => this.call(t, a, { signal, parent: call, progress: callOpts.progress, confirm: callOpts.confirm, dryRun, textBudget: callOpts.textBudget }),
+      textBudget: callOpts.textBudget ?? 0,
       progress: (m) => callOpts.progress?.(m),
       confirm: callOpts.confirm,
     };

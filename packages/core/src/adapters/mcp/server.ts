@@ -8,6 +8,8 @@ import { HypruseError, toHypruseError } from '../../errors.js';
 import { outputJsonSchema, outputMismatch } from '../output-schema.js';
 import { errorText, resultJson } from '../render.js';
 import { serverIdentity } from './front.js';
+import { fitResult, toolTextBudget, type ResultLimits } from './limits.js';
+import { runtimeDir } from '../../runtime.js';
 
 /** What the handlers need from a session. */
 export interface McpSession {
@@ -127,7 +129,8 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
     let progressCount = 0;
     const canElicit = Boolean(server.getClientCapabilities()?.elicitation);
     try {
-      const { pipeline } = await ready();
+      const { pipeline, config: sessionConfig } = await ready();
+      const limits: ResultLimits = { maxTokens: sessionConfig.mcp.maxResultTokens, maxBytes: sessionConfig.mcp.maxResultBytes };
       const r = await pipeline.call(name, (request.params.arguments ?? {}) as Record<string, unknown>, {
         signal: extra.signal,
         progress: (message) => {
@@ -149,17 +152,24 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
               return answer.action === 'accept' && answer.content?.confirm === true;
             }
           : undefined,
+        textBudget: toolTextBudget(limits),
       });
       const structuredContent = resultJson(r);
       // a result that does not match the listed output schema is a bug: caught here (and by the tests), never shipped to the host
       const wrong = outputMismatch(pipeline.registry.get(name), structuredContent);
       if (wrong) throw new HypruseError('error.internal', `hypruse bug: the ${name} result does not match its output schema (${wrong})`);
-      return { content: contentOf(r), structuredContent };
+      const tool = pipeline.registry.get(name);
+      const fitted = fitResult(name, contentOf(r), structuredContent, limits, {
+        runtimeDir: runtimeDir(process.env),
+        valid: (v) => outputMismatch(tool, v) === null,
+      });
+      return { content: fitted.content, structuredContent: fitted.structuredContent };
     } catch (err) {
       const e = toHypruseError(err);
+      const limits: ResultLimits = { maxTokens: config.mcp.maxResultTokens, maxBytes: config.mcp.maxResultBytes };
       return {
         isError: true,
-        content: [{ type: 'text' as const, text: errorText(e) }],
+        content: fitResult(name, [{ type: 'text', text: errorText(e) }], {}, limits, { runtimeDir: runtimeDir(process.env), valid: () => true }).content,
         // not structuredContent: clients validate it against the tool's outputSchema even on errors
         _meta: { 'hypruse/error': { category: e.category, code: e.code, message: e.message, hint: e.hint ?? null, ...(e.data ? { data: e.data } : {}) } },
       };
