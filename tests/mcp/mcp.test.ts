@@ -195,6 +195,17 @@ describe('MCP adapter over a real client', () => {
     expect((w.structuredContent as { address: string }).address).toBe('33');
   });
 
+  it('a wait that times out is a result saying what it saw, not an error (and within a sequence, a reported step)', async () => {
+    const { client, session } = await connect();
+    const wait = client.callTool({ name: 'wait_for', arguments: { event: 'window_open', match: 'gedit', timeout_s: 1 } });
+    await new Promise((r) => setTimeout(r, 100));
+    session.fake.compositor.emit({ type: 'window_open', address: '34', class: 'foot', title: 'shell' });
+    const w = await wait;
+    expect(w.isError, JSON.stringify(w.content)).toBeFalsy();
+    expect(w.structuredContent).toMatchObject({ event: 'window_open', timed_out: true, match: 'gedit', waited_s: 1, seen: 1 });
+    expect((w.content as Text[])[0].text).toMatch(/^timeout: no matching window_open event within 1s; 1 other event\(s\) seen, the last: .*foot/);
+  });
+
   it('then=desktop attaches a fresh snapshot to an acting result', async () => {
     const { client, session } = await connect();
     const r = await client.callTool({ name: 'wm', arguments: { action: 'close_window', target: '22', then: 'desktop' } });

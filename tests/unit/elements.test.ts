@@ -236,9 +236,11 @@ describe('wait_for on elements', () => {
     const gone = await session.pipeline.call('wait_for', { event: 'element', name: 'Bold', window: '11', state: 'gone', timeout_s: 5 });
     expect(gone.data).toMatchObject({ event: 'element', state: 'gone' });
     fake.elements = [el('/c1', 'check box', 'Bold', 10, 10, 80, 30, { checked: true })];
-    await expect(session.pipeline.call('wait_for', { event: 'element', name: 'Bold', window: '11', state: 'unchecked', timeout_s: 1 })).rejects.toThrow(
-      /^timeout: the element did not become unchecked within 1s; it is check box "Bold" checked/,
-    );
+    // a timeout is a result saying what it saw (the CLI exits 4), not an error
+    const late = await session.pipeline.call('wait_for', { event: 'element', name: 'Bold', window: '11', state: 'unchecked', timeout_s: 1 });
+    expect(late.text[0]).toMatch(/^timeout: the element did not become unchecked within 1s; it is check box "Bold" checked/);
+    expect(late.data).toMatchObject({ event: 'element', timed_out: true, state: 'unchecked', now: 'check box "Bold" checked' });
+    expect(late.exit).toBe(4);
     await expect(session.pipeline.call('wait_for', { event: 'element', window: '11' })).rejects.toThrow(/needs the element/);
     // idle: a tree that changes for a while, then stays
     let n = 0;

@@ -16,6 +16,8 @@ export interface ToolResult {
   observeWindow?: string | null;
   /** Attached follow-up observation (then=). */
   observation?: ToolResult;
+  /** The CLI's exit code for a result that is not an error but did not find what it waited for (4); 0 when absent. */
+  exit?: number;
 }
 
 /** Builder for tool results. */

@@ -380,6 +380,11 @@ class Run {
     if (acting) this.prev = { ...step, args };
     try {
       const r = await this.ctx.invoke(step.op, args);
+      if (step.op === 'wait_for' && r.data?.timed_out === true) {
+        // a wait that timed out is reported, not fatal: the next step decides
+        this.report.push(`${name}: ${r.text[0]}`);
+        return { timeout: true, text: r.text[0] ?? 'timeout' };
+      }
       this.report.push(`${name}: ${r.text[0] ?? 'ok'}`);
       if (acting) {
         this.prevWindow = (r.observeWindow ?? (r.data?.window as string | undefined) ?? (args.window as string | undefined) ?? null) || null;

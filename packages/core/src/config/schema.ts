@@ -151,7 +151,7 @@ export const ConfigSchema = z
     sequence: z
       .object({
         maxSteps: z.number().int().min(1).max(200).default(30),
-        maxSeconds: z.number().min(1).max(600).default(60),
+        maxSeconds: z.number().min(1).max(1800).default(60).describe('Time budget of one sequence, checked before each step (a wait_for step may itself wait up to 30 minutes).'),
         quietMs: z
           .number()
           .int()

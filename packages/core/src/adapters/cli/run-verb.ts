@@ -57,7 +57,7 @@ export async function runVerb(pipeline: Pipeline, verb: string, argv: string[], 
     });
     if (json) io.out(JSON.stringify({ ok: true, tool: name, result: resultJson(r) }));
     else io.out(resultText(r));
-    return 0;
+    return r.exit ?? 0;
   } catch (err) {
     const e: HypruseError = toHypruseError(err);
     if (json) io.out(JSON.stringify({ ok: false, tool: verb, error: { category: e.category, code: e.code, message: e.message, hint: e.hint ?? null, ...(e.data ? { data: e.data } : {}) } }));
