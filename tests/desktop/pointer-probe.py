@@ -5,8 +5,11 @@
 
 n is 1, 2 or 3 (GTK's own double/triple click detection), x,y the point in the
 toplevel surface's coordinates. The independent reader of pointer modifiers,
-triple clicks and image_x/image_y.
+triple clicks and image_x/image_y. With --motion it also prints one line per
+pointer motion it receives (`motion x=.. y=..`): a parked pointer gives none.
 """
+import sys
+
 import gi
 
 gi.require_version('Gtk', '3.0')
@@ -32,6 +35,9 @@ win.set_default_size(400, 300)
 area = Gtk.DrawingArea()
 area.add_events(Gdk.EventMask.BUTTON_PRESS_MASK)
 area.connect('button-press-event', pressed)
+if '--motion' in sys.argv[1:]:
+    area.add_events(Gdk.EventMask.POINTER_MOTION_MASK)
+    area.connect('motion-notify-event', lambda _w, e: print(f'motion x={round(e.x_root)} y={round(e.y_root)}', flush=True) and False)
 win.add(area)
 win.connect('destroy', Gtk.main_quit)
 win.show_all()

@@ -9,6 +9,9 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killFixture, launchFixture, requireDesktop, swaymsg, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
+import { atspi } from '../support/atspi.js';
+import { WaylandInput } from '@hypruse/wayland';
+import { parseCombo } from '@hypruse/core';
 
 const desk = await requireDesktop();
 
@@ -21,14 +24,23 @@ describe.skipIf(!desk)('background mode beside a person at the seat', () => {
   let server: Server;
   let form: LaunchedFixture;
   let person: LaunchedFixture;
+  let probe: LaunchedFixture;
+  let personInput: WaylandInput;
   let personCon = 0;
+  const typed = 'the quick brown fox jumps over the lazy dog 0123456789';
   let events: SwayEvent[] = [];
   let watcher: ChildProcess | null = null;
 
   beforeAll(async () => {
     form = await launchFixture('gtk3-form');
+    probe = await launchFixture('pointer-probe', { args: ['--motion'] });
     person = await launchFixture('zenity-entry');
     personCon = (await swayNodes()).find((n) => n.pid === person.pid)!.id;
+    // the person: one virtual keyboard and pointer of their own for the whole file; the pointer parks on the probe
+    personInput = new WaylandInput({ env: { ...process.env, ...desk!.env }, keyboard: 'wire' });
+    const p = (await swayNodes()).find((n) => n.pid === probe.pid)!.rect;
+    await personInput.moveAbsolute({ x: p.x + Math.floor(p.width / 2), y: p.y + Math.floor(p.height / 2) }, { x: 0, y: 0, width: 1280, height: 800 });
+    await personInput.key(parseCombo('shift')); // the keyboard exists (its first keymap applied) before the person types; a lone Shift types nothing
     await swaymsg(`[con_id=${personCon}]`, 'focus');
     await waitFor(async () => (await swayNodes()).find((n) => n.focused)?.id === personCon, 3000, "the person's window to hold the focus");
     // every window event from here on (focus changes above all), as sway reports them
@@ -51,29 +63,44 @@ describe.skipIf(!desk)('background mode beside a person at the seat', () => {
   afterAll(async () => {
     watcher?.kill('SIGTERM');
     await server?.close();
-    for (const f of [form, person]) if (f) await killFixture(f.pid).catch(() => undefined);
+    await personInput?.dispose();
+    for (const f of [form, probe, person]) if (f) await killFixture(f.pid).catch(() => undefined);
   });
 
   const formAddr = async () => String((await swayNodes()).find((n) => n.pid === form.pid)!.id);
 
-  it('fills, checks, selects and submits the form through AT-SPI; the focus never leaves the person\'s window', async () => {
+  it('the person types steadily into their focused window with their pointer parked on a probe while the agent fills, checks, selects and submits the form through AT-SPI', async () => {
     const w = await formAddr();
+    const motionBefore = readFileSync(probe.stdout, 'utf8').split('\n').filter((l) => l.startsWith('motion')).length;
+    const personTypes = (async () => {
+      for (const ch of typed) {
+        await personInput.type(ch);
+        await new Promise((r) => setTimeout(r, 40));
+      }
+    })();
     const steps: Array<[string, Record<string, unknown>]> = [
       ['act', { action: 'set_text', name: 'Name', text: 'Ada Lovelace', window: w }],
       ['act', { action: 'check', name: 'Subscribe', window: w }],
       ['act', { action: 'select', name: 'Color', option: 'Blue', window: w }],
       ['click_ui', { name: 'OK', role: 'push button', window: w }],
     ];
-    for (const [tool, args] of steps) {
-      const r = await server.call(tool, args);
-      expect(r.isError, `${tool} ${JSON.stringify(args)}: ${r.text.join('\n')}`).toBe(false);
-    }
-    await waitFor(() => readFileSync(form.stdout, 'utf8').includes('\nok ') || readFileSync(form.stdout, 'utf8').startsWith('ok '), 5000, 'the form to print its state on OK');
+    const agentWorks = (async () => {
+      for (const [tool, args] of steps) {
+        const r = await server.call(tool, args);
+        expect(r.isError, `${tool} ${JSON.stringify(args)}: ${r.text.join('\n')}`).toBe(false);
+      }
+    })();
+    await Promise.all([personTypes, agentWorks]);
+    // the agent's effect, in the form's own output
+    await waitFor(() => readFileSync(form.stdout, 'utf8').split('\n').some((l) => l.startsWith('ok ')), 5000, 'the form to print its state on OK');
     const ok = readFileSync(form.stdout, 'utf8').split('\n').find((l) => l.startsWith('ok '))!;
     expect(ok).toMatch(/^ok name=Ada Lovelace subscribe=True details=False color=Blue /);
-    const nodes = await swayNodes();
-    expect(nodes.find((n) => n.focused)?.id).toBe(personCon);
+    // every character the person typed, in order, in the person's field (libatspi reads it)
+    await waitFor(async () => (await atspi(person.pid)).find((n) => n.role === 'text')?.text === typed, 5000, "the person's text in their field");
+    // the person's window kept the focus throughout; the probe saw no motion
+    expect((await swayNodes()).find((n) => n.focused)?.id).toBe(personCon);
     expect(events.filter((e) => e.change === 'focus').map((e) => e.container?.name)).toEqual([]);
+    expect(readFileSync(probe.stdout, 'utf8').split('\n').filter((l) => l.startsWith('motion')).length).toBe(motionBefore);
   });
 
   it('refuses what needs the seat before anything is sent, naming the element-level way', async () => {
@@ -97,10 +124,8 @@ describe.skipIf(!desk)('background mode beside a person at the seat', () => {
     expect((await swayNodes()).filter((n) => n.type === 'con').length).toBe(before);
     expect((await swayNodes()).find((n) => n.focused)?.id).toBe(personCon);
     expect(events.filter((e) => e.change === 'focus' || e.change === 'new')).toEqual([]);
-    // the person's field is untouched
-    const text = await server.call('get_text', { window: String(personCon) });
-    expect(text.isError, text.text.join('\n')).toBe(false);
-    expect(text.text.join('\n')).not.toContain('x');
+    // the person's field holds what they typed, nothing of the refused calls
+    expect((await atspi(person.pid)).find((n) => n.role === 'text')?.text).toBe(typed);
   });
 
   it('tool descriptions and the server instructions say what works in background mode', async () => {
