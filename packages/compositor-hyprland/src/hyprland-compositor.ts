@@ -1,5 +1,5 @@
 import {
-  CapabilityTable, HypruseError, LaunchMatcher, awaitLaunchedWindow, launchWaitExtras, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
+  CapabilityTable, HypruseError, LaunchMatcher, launchAndPlace, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
   wrapLaunchCommand, type Bind, type ChordRegistration, type KeyCombo, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type DesktopEvent, type EventSubscription,
   type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type Window, closeAndConfirm, listenForChord } from '@hypruse/core';
 import { HyprlandDispatcher } from './dispatch/dispatcher.js';
@@ -280,7 +280,8 @@ export class HyprlandCompositor implements Compositor {
    * the window of the launched process (core's `awaitLaunchedWindow`): the
    * command runs under a unique HYPRUSE_LAUNCH_TOKEN, and a new window counts
    * only if its pid or an ancestor carries that token. Any other window that
-   * opens meanwhile, whatever its class, is not taken.
+   * opens meanwhile, whatever its class, is not taken. An app that ignores the
+   * workspace rule is moved there (the kit's launchAndPlace).
    */
   async launch(command: string, opts: LaunchOptions): Promise<LaunchResult> {
     if (!command.trim()) throw new UsageError('launch needs a command', { code: 'usage.arguments' });
@@ -288,7 +289,8 @@ export class HyprlandCompositor implements Compositor {
     const token = newLaunchToken();
     const wrapped = wrapLaunchCommand(command, token, opts.env); // refuses a bad env name before anything is sent
     throwIfAborted(opts.signal);
-    const wait = await awaitLaunchedWindow(
+    const want = workspace ? comparableWorkspace(workspace) : null;
+    return launchAndPlace(
       {
         subscribe: () => this.subscribe(),
         windows: async (signal) =>
@@ -298,29 +300,13 @@ export class HyprlandCompositor implements Compositor {
           // Hyprland starts the process itself: no root pid, the token alone decides.
           return { child: null, matcher: new LaunchMatcher({ token, table: this.inspector }) };
         },
+        window: (address) => this.windowByAddress(address),
+        // a relative selector (+1, previous...) names no one workspace to compare with
+        placed: (w) => want === null || w.workspace === want || w.extra?.workspaceName === want,
+        move: (address, ws) => this.dispatcher.dispatch({ op: 'move_to_workspace', window: address, workspace: ws, silent: true }).then(() => undefined),
       },
-      { timeoutMs: opts.timeoutMs, signal: opts.signal, stayMs: opts.stayMs, splash: opts.splash, program: opts.program, table: this.inspector },
+      { workspace, timeoutMs: opts.timeoutMs, signal: opts.signal, stayMs: opts.stayMs, splash: opts.splash, program: opts.program, table: this.inspector },
     );
-    const extras = await launchWaitExtras(wait, (a) => this.windowByAddress(a));
-    if (!wait.window) return { pid: null, window: null, note: wait.note, ...extras };
-    const found = wait.window.address;
-    let window = await this.windowByAddress(found);
-    let relocated = false;
-    const notes: string[] = [];
-    const want = workspace ? comparableWorkspace(workspace) : null;
-    if (workspace && want !== null && window && window.workspace !== want && (window.extra?.workspaceName as string | undefined) !== want) {
-      await this.dispatcher.dispatch({ op: 'move_to_workspace', window: found, workspace, silent: true });
-      relocated = true;
-      notes.push(`the app ignored the workspace rule and was moved to workspace ${workspace}`);
-      window = (await this.windowByAddress(found)) ?? window;
-    }
-    return {
-      pid: wait.window.pid ?? window?.pid ?? null,
-      window,
-      ...(relocated ? { relocated: true } : {}),
-      ...(notes.length ? { note: notes.join('; ') } : {}),
-      ...extras,
-    };
   }
 
   private async windowByAddress(address: string): Promise<Window | null> {

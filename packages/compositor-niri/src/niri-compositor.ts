@@ -1,8 +1,7 @@
 import { basename, dirname } from 'node:path';
 import {
   CapabilityTable,
-  awaitLaunchedWindow,
-  launchWaitExtras,
+  launchAndPlace,
   HypruseError,
   NotFoundError,
   UnsupportedError,
@@ -166,7 +165,7 @@ export class NiriCompositor implements Compositor {
     const target = opts.workspace ? resolveWorkspace(opts.workspace, await this.ipc.workspaces({ signal: opts.signal })) : null;
     let streamError: string | null = null;
     const env = { ...(this.opts.baseEnv ?? process.env), ...this.childEnv, ...(opts.env ?? {}) };
-    const wait = await awaitLaunchedWindow(
+    const r = await launchAndPlace(
       {
         subscribe: () =>
           this.hub.subscribe().catch((e: Error) => {
@@ -175,27 +174,14 @@ export class NiriCompositor implements Compositor {
           }),
         windows: async (signal) => (await this.ipc.windows({ signal })).map((w) => ({ address: String(w.id), pid: w.pid ?? null, class: w.app_id ?? undefined, title: w.title ?? undefined })),
         start: () => startLaunch(command, env, { spawner: this.spawner, table: this.processTable }),
+        window: (address) => this.describeWindow(Number(address)),
+        placed: async (w) => (await this.ipc.windows()).find((x) => x.id === Number(w.address))?.workspace_id === target?.workspace?.id,
+        move: (address) => this.ipc.action({ MoveWindowToWorkspace: { window_id: Number(address), reference: target!.reference, focus: false } }),
       },
-      { timeoutMs: opts.timeoutMs, signal: opts.signal, stayMs: opts.stayMs, splash: opts.splash, program: opts.program, table: this.processTable },
+      { workspace: target ? opts.workspace : undefined, timeoutMs: opts.timeoutMs, signal: opts.signal, stayMs: opts.stayMs, splash: opts.splash, program: opts.program, table: this.processTable },
     );
-    const extras = await launchWaitExtras(wait, (a) => this.describeWindow(Number(a)).catch(() => null));
-    if (!wait.window) {
-      return { pid: wait.pid, window: null, note: `${wait.note}${streamError ? ` (event stream unavailable: ${streamError}; polled instead)` : ''}`, ...extras };
-    }
-    const id = Number(wait.window.address);
-    const found = (await this.ipc.windows()).find((w) => w.id === id);
-    let relocated = false;
-    if (found && target && found.workspace_id !== target.workspace?.id) {
-      await this.ipc.action({ MoveWindowToWorkspace: { window_id: found.id, reference: target.reference, focus: false } });
-      relocated = true;
-    }
-    const window = await this.describeWindow(id);
-    return {
-      pid: wait.pid,
-      window,
-      ...(relocated ? { relocated: true, note: `the window opened on workspace ${found?.workspace_id ?? '?'} and was moved to ${opts.workspace}` } : {}),
-      ...extras,
-    };
+    if (!r.window && streamError) r.note = `${r.note} (event stream unavailable: ${streamError}; polled instead)`;
+    return r;
   }
 
   async binds(): Promise<Bind[]> {

@@ -1,7 +1,7 @@
 import type {
   Bind, ChordRegistration, KeyCombo, CloseOutcome, Compositor, CompositorCapability, Cursor, Desktop, EventSubscription, LaunchOptions, LaunchResult, Point, Window,
 } from '@hypruse/core';
-import { CancelledError, HypruseError, NotFoundError, UsageError, awaitLaunchedWindow, launchWaitExtras, startLaunch, closeAndConfirm } from '@hypruse/core';
+import { CancelledError, HypruseError, NotFoundError, UsageError, launchAndPlace, startLaunch, closeAndConfirm } from '@hypruse/core';
 import { swayCapabilities } from './capabilities.js';
 import { EventHub, EventQueue, listenForChord } from '@hypruse/core';
 import type { SwayEventName } from './ipc/message-types.js';
@@ -166,26 +166,16 @@ export class SwayCompositor implements Compositor {
     if (target && target !== SCRATCH_WORKSPACE) quoteWorkspace(target); // validate before anything starts
     if (opts.signal?.aborted) throw new CancelledError();
     const env = { ...(this.opts.baseEnv ?? process.env), ...(this.opts.launchEnv ?? {}), ...(opts.env ?? {}) };
-    const wait = await awaitLaunchedWindow(
+    return launchAndPlace(
       {
         subscribe: () => this.subscribe(),
         windows: async (signal) => (await this.snapshot(signal)).windows.map((w) => ({ address: w.address, pid: w.pid, class: w.class, title: w.title })),
         start: () => startLaunch(command, env),
+        window: (address) => this.windowByAddress(address),
+        move: (address, workspace) => this.moveToWorkspace(address, workspace, true),
       },
-      { timeoutMs: opts.timeoutMs, signal: opts.signal, stayMs: opts.stayMs, splash: opts.splash, program: opts.program },
+      { workspace: target ?? undefined, timeoutMs: opts.timeoutMs, signal: opts.signal, stayMs: opts.stayMs, splash: opts.splash, program: opts.program },
     );
-    const pid = wait.pid;
-    const extras = await launchWaitExtras(wait, (a) => this.windowByAddress(a));
-    if (!wait.window) return { pid, window: null, note: wait.note, ...extras };
-    const found = wait.window.address;
-    let win = await this.windowByAddress(found);
-    if (target && win && win.workspace !== target) {
-      const landed = win.workspace;
-      await this.moveToWorkspace(found, target, true);
-      win = (await this.windowByAddress(found)) ?? win;
-      return { pid, window: win, relocated: true, note: `the window opened on workspace ${JSON.stringify(landed)} and was moved to ${JSON.stringify(target)}`, ...extras };
-    }
-    return { pid, window: win, ...extras };
   }
 
   private async windowByAddress(address: string): Promise<Window | null> {

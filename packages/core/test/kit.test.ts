@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CapabilityTable, EventHub, HypruseError, MAX_REPLY_BYTES, classifyLayer, liveSockets, unixRequest, type DesktopEvent, type StreamConnection } from '../src/index.js';
+import { CapabilityTable, EventHub, LaunchMatcher, launchAndPlace, type Window, HypruseError, MAX_REPLY_BYTES, classifyLayer, liveSockets, unixRequest, type DesktopEvent, type StreamConnection } from '../src/index.js';
 
 const dirs: string[] = [];
 const servers: Server[] = [];
@@ -114,5 +114,32 @@ describe('liveSockets and capability tables', () => {
     expect(t.has('focus')).toBe(true);
     expect(t.reason('close')).toBe('examplewm cannot close windows');
     expect(t.refuse('close')).toMatchObject({ code: 'unsupported.capability', message: 'not supported on examplewm: close (examplewm cannot close windows)' });
+  });
+});
+
+describe('launchAndPlace', () => {
+  it('moves a window that ignored the requested workspace, says so once, and reports the started pid', async () => {
+    const token = 'T';
+    const win: Window = { address: 'w1', class: 'app', title: 'mine', pid: 4242, geometry: { x: 0, y: 0, width: 10, height: 10 }, workspace: '1', floating: false, fullscreen: false, visible: true, focused: true };
+    let listed: Window[] = [];
+    const moves: string[] = [];
+    const r = await launchAndPlace(
+      {
+        subscribe: async () => null,
+        windows: async () => listed.map((w) => ({ address: w.address, pid: w.pid })),
+        start: async () => {
+          setTimeout(() => (listed = [win]), 20);
+          return { child: { pid: 4242, exitCode: () => undefined }, matcher: new LaunchMatcher({ token, root: 4242, table: { parent: (p) => (p === 4242 ? 1 : null), envVar: () => null, pids: () => [4242] } }) };
+        },
+        window: async (a) => listed.find((w) => w.address === a) ?? null,
+        move: async (a, ws) => {
+          moves.push(`${a}->${ws}`);
+          win.workspace = ws;
+        },
+      },
+      { workspace: '3', timeoutMs: 3000 },
+    );
+    expect(moves).toEqual(['w1->3']);
+    expect(r).toMatchObject({ pid: 4242, relocated: true, window: { workspace: '3' }, note: 'the window opened on workspace "1" and was moved to "3"' });
   });
 });

@@ -14,6 +14,6 @@ export type { HyprusePlugin, ToolDefinition, TrustLayer, Compositor, CompositorF
 // The compositor kit (docs/plugins.md): what every compositor plugin shares.
 export {
   unixRequest, connectUnix, LineSplitter, REQUEST_TIMEOUT_MS, CONNECT_TIMEOUT_MS, MAX_REPLY_BYTES, EventHub, RECONNECT_DELAYS_MS, isSocket, liveSockets, waylandDisplay,
-  discoveredEnv, LAYER_KINDS, classifyLayer, CapabilityTable, logicalSize, exactScale, awaitLaunchedWindow, closeAndConfirm, EventQueue, startLaunch, runtimeDir,
+  discoveredEnv, LAYER_KINDS, classifyLayer, CapabilityTable, logicalSize, exactScale, launchAndPlace, awaitLaunchedWindow, closeAndConfirm, EventQueue, startLaunch, runtimeDir,
 } from '@hypruse/core';
 export type { EventSource, StreamConnection, Peer, CompositorEnv, CompositorCapability, DetectResult, DesktopEvent, EventSubscription, LayerKind } from '@hypruse/core';

@@ -3,3 +3,4 @@ export { EventHub, RECONNECT_DELAYS_MS, type EventSource, type StreamConnection 
 export { isSocket, liveSockets, waylandDisplay, discoveredEnv, type LiveSocket } from './discovery.js';
 export { LAYER_KINDS, classifyLayer } from './layers.js';
 export { CapabilityTable } from './capabilities.js';
+export { launchAndPlace, type PlaceSteps } from './launch.js';
