@@ -12,6 +12,8 @@ import { ChangeListener } from './change-listener.js';
 import { ReadReuse, type ReuseTicket } from './read-reuse.js';
 import { TreeReader, isPasswordAttrs, nodeFromCacheItem, type CacheItems, type NodeRef, type RawNode } from './tree-reader.js';
 import { hasWindowTitled, pickWindow } from './window-matcher.js';
+import { DocumentText } from './document-text.js';
+import { engineOfClass, engineOfToolkit, type WebEngine } from './web-engines.js';
 
 export interface AtspiAccessibilityOptions {
   env: NodeJS.ProcessEnv;
@@ -24,8 +26,25 @@ export interface AtspiAccessibilityOptions {
    * org.a11y.atspi.Cache where it has one, walking where not; `walk` always walks.
    */
   reader?: 'cache' | 'walk';
+  /**
+   * Switch accessibility on where an app needs it (default true): the session's
+   * `org.a11y.Status IsEnabled` (read by toolkits at start), and a web engine's own wake call
+   * on a window whose page is not exposed yet (see web-engines.ts). Config: `a11y.switches`.
+   */
+  switches?: boolean;
   logger?: Logger;
 }
+
+/** The session's accessibility state, as doctor reports it. */
+export interface A11ySessionStatus {
+  isEnabled: boolean;
+  screenReaderEnabled: boolean;
+  /** hypruse turned IsEnabled on (it was off). */
+  switchedOn: boolean;
+}
+
+/** How long a woken web engine gets to build its page's tree. */
+const WAKE_MS = 4000;
 
 interface RegisteredApp {
   ref: NodeRef;
@@ -94,6 +113,10 @@ export class AtspiAccessibility implements Accessibility {
   private readonly lastBounds = new Map<string, string>();
   /** Reads answered from a reused read (a debug counter). */
   reusedReads = 0;
+  private readonly switches: boolean;
+  private switchedOn: Promise<boolean> | undefined;
+  /** Windows already asked to build their web tree, by `bus|path` (asked once). */
+  private readonly woken = new Set<string>();
 
   /** The per-application ceiling, scaled by the time policy when it is armed. */
   private get timeoutMs(): number {
@@ -104,6 +127,7 @@ export class AtspiAccessibility implements Accessibility {
     this.baseTimeoutMs = opts.timeoutMs ?? 2000;
     this.maxNodes = opts.maxNodes ?? 4000;
     this.useCache = opts.reader !== 'walk';
+    this.switches = opts.switches !== false;
     this.logger = opts.logger;
     this.bus = new AtspiBus(opts.env, opts.logger);
     this.reader = new TreeReader(this.bus);
@@ -279,6 +303,74 @@ export class AtspiAccessibility implements Accessibility {
     );
   }
 
+  /**
+   * Turn the session's accessibility on (`org.a11y.Status IsEnabled`) once, when it is off and
+   * switches are allowed: apps started from then on load their AT-SPI bridge (Chromium, Electron,
+   * Qt read it at start). Resolves whether hypruse turned it on; never throws.
+   */
+  switchOn(signal?: AbortSignal): Promise<boolean> {
+    if (!this.switches) return Promise.resolve(false);
+    this.switchedOn ??= withDeadline(this.timeoutMs, 'the D-Bus session bus', signal, async (d) => {
+      const st = await this.bus.a11yStatus(d);
+      if (st.isEnabled) return false;
+      await this.bus.setA11yEnabled(true, d);
+      this.logger?.info('a11y: turned the session\'s accessibility on (org.a11y.Status IsEnabled)');
+      return true;
+    }).catch((err: unknown) => {
+      this.logger?.debug(`a11y: could not turn the session's accessibility on: ${(err as Error).message}`);
+      this.switchedOn = undefined;
+      return false;
+    });
+    return this.switchedOn;
+  }
+
+  /** The session's accessibility switches (doctor). */
+  async sessionStatus(signal?: AbortSignal): Promise<A11ySessionStatus> {
+    const switchedOn = await this.switchOn(signal);
+    const st = await withDeadline(this.timeoutMs, 'the D-Bus session bus', signal, (d) => this.bus.a11yStatus(d));
+    return { ...st, switchedOn };
+  }
+
+  /** The web engine of a registered application (by its toolkit name), if it is one. */
+  private async engineOf(app: NodeRef, d: Deadline): Promise<WebEngine | undefined> {
+    try {
+      const b = await this.bus.call({ dest: app.bus, path: app.path, iface: IFACE.Properties, member: 'Get', signature: 'ss', body: ['org.a11y.atspi.Application', 'ToolkitName'] }, d);
+      return engineOfToolkit(String((b[0] as { value?: unknown } | undefined)?.value ?? ''));
+    } catch (err) {
+      if (d.fired) throw err;
+      return undefined;
+    }
+  }
+
+  /**
+   * Ask a web engine's window to build its page's tree (its wake call), then wait until the
+   * window holds a document (or WAKE_MS). True when it was asked.
+   */
+  private async wake(engine: WebEngine, frame: NodeRef, signal?: AbortSignal): Promise<boolean> {
+    const key = `${frame.bus}|${frame.path}`;
+    if (!this.switches || engine.wake !== 'attributes' || this.woken.has(key)) return false;
+    this.woken.add(key);
+    const until = Date.now() + scaledMs(WAKE_MS);
+    await withDeadline(this.timeoutMs, engine.label, signal, (d) => this.bus.call({ dest: frame.bus, path: frame.path, iface: IFACE.Accessible, member: 'GetAttributes' }, d)).catch(() => undefined);
+    while (Date.now() < until) {
+      throwIfAborted(signal);
+      await new Promise((r) => setTimeout(r, 100));
+      const hasDoc = await withDeadline(this.timeoutMs, engine.label, signal, async (d) => {
+        const t = await this.reader.readTree(frame, d, { maxNodes: 400, details: false, stopAt: (n) => n.roleId === Role.DOCUMENT_WEB });
+        return Boolean(t?.stoppedAt);
+      }).catch(() => false);
+      if (hasDoc) break;
+    }
+    this.logger?.debug(`a11y: woke ${engine.label}'s window ${frame.path}`);
+    return true;
+  }
+
+  /** Why a web engine's window shows no tree, and what the person does about it. */
+  private engineAdvice(engine: WebEngine | undefined, appLabel: string): string {
+    if (!engine) return '';
+    return ` ${appLabel} is ${engine.label === appLabel ? 'a' : `${engine.label}-based, a`} browser engine whose accessibility bridge was off when it started; to expose its tree: ${engine.enable.join('; ')}.`;
+  }
+
   /** A read from the application; `kept` when it may be reused (with the counts it began under). */
   private async readFresh(
     window: A11yWindowQuery,
@@ -296,7 +388,7 @@ export class AtspiAccessibility implements Accessibility {
       early = { ref: known, ticket, items: ticket.then(() => withDeadline(this.timeoutMs, label, opts.signal, (d) => this.reader.cacheItems(known, d))) };
       early.items.catch(() => undefined);
     }
-    const apps = await withDeadline(this.timeoutMs, 'the accessibility registry', opts.signal, (d) => this.registry(d));
+    const [apps] = await Promise.all([withDeadline(this.timeoutMs, 'the accessibility registry', opts.signal, (d) => this.registry(d)), this.switchOn(opts.signal)]);
     const byPid = window.pid !== null ? apps.filter((a) => a.pid === window.pid) : [];
     if (window.pid !== null) {
       if (byPid.length === 1) this.appOfPid.set(window.pid, byPid[0].ref);
@@ -325,13 +417,16 @@ export class AtspiAccessibility implements Accessibility {
     // Multi-process apps: the window belongs to another process than the one registered; match by title.
     const found = inApp ?? (await this.findWindowByTitle(apps.filter((a) => !byPid.includes(a)), window, opts.signal));
     if (!found) {
+      const engine = engineOfClass(window.class);
       return {
         result: {
           status: 'no_app',
           reason:
             `no accessible application matches ${label}` +
             (window.pid !== null ? ` (pid ${window.pid})` : '') +
-            ` or has a window titled '${window.title}'. The app may not support accessibility, or it has not registered yet. ${FALLBACK_HINT}`,
+            ` or has a window titled '${window.title}'.` +
+            (engine ? this.engineAdvice(engine, label) : ' The app may not support accessibility, or it has not registered yet.') +
+            ` ${FALLBACK_HINT}`,
         },
       };
     }
@@ -340,7 +435,7 @@ export class AtspiAccessibility implements Accessibility {
     const appLabel = app.name || label;
     const maxNodes = opts.maxNodes ?? this.maxNodes;
     const filter = { actionableOnly: opts.actionableOnly, name: opts.name };
-    const tree = await withDeadline(this.timeoutMs, appLabel, opts.signal, async (d) => {
+    const readTree = () => withDeadline(this.timeoutMs, appLabel, opts.signal, async (d) => {
       if (this.useCache) {
         try {
           const items = prefetch && app.ref.bus === byPid[0].ref.bus ? prefetch : undefined;
@@ -363,13 +458,24 @@ export class AtspiAccessibility implements Accessibility {
       }
       return this.reader.readTree(frame.ref, d, { maxNodes });
     });
+    let tree = await readTree();
+    let engine: WebEngine | undefined;
+    if (tree && (tree.root.childRefs.length === 0 || isSkeleton(tree.root))) {
+      // a web engine that builds its tree only for a screen reader: ask it as one does
+      engine = await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => this.engineOf(app.ref, d));
+      if (engine && (await this.wake(engine, frame.ref, opts.signal))) {
+        ticket = undefined;
+        prefetch = undefined;
+        tree = await readTree();
+      }
+    }
     // open menus are popup surfaces of their own: their items are placed by the popup's origin
     const popups = tree ? await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => placePopupItems(tree.root, this.ops, d)) : undefined;
     if (!tree) {
       return { result: { status: 'no_tree', reason: `${appLabel} closed its window '${frame.name}' while it was being read. ${FALLBACK_HINT}` } };
     }
     if (tree.root.childRefs.length === 0) {
-      return { result: { status: 'no_tree', reason: `${appLabel} exposes no accessibility tree (its window has no accessible children). ${FALLBACK_HINT}` } };
+      return { result: { status: 'no_tree', reason: `${appLabel} exposes no accessibility tree (its window has no accessible children).${this.engineAdvice(engine, appLabel)} ${FALLBACK_HINT}` } };
     }
     if (isSkeleton(tree.root)) {
       return {
@@ -377,8 +483,9 @@ export class AtspiAccessibility implements Accessibility {
           status: 'no_tree',
           skeleton: true,
           reason:
-            `${appLabel} exposes only an empty accessibility skeleton (typical of Chromium/Electron apps started without accessibility, ` +
-            `e.g. --force-renderer-accessibility). ${FALLBACK_HINT}`,
+            `${appLabel} exposes only an empty accessibility skeleton.` +
+            (this.engineAdvice(engine, appLabel) || ' (typical of Chromium/Electron apps started without accessibility, e.g. --force-renderer-accessibility).') +
+            ` ${FALLBACK_HINT}`,
         },
       };
     }
@@ -464,6 +571,17 @@ export class AtspiAccessibility implements Accessibility {
         throw err;
       }
     });
+  }
+
+  async documentText(ref: A11yElement['ref'], signal?: AbortSignal): Promise<{ text: string; truncated: boolean } | null> {
+    throwIfAborted(signal);
+    try {
+      // a long page is many objects: three ceilings, still bounded
+      return await withDeadline(this.timeoutMs * 3, `the application owning ${ref.bus}`, signal, (d) => new DocumentText(this.bus, this.maxNodes).read(ref, d));
+    } catch (err) {
+      if (isGoneError(err)) return null;
+      throw err;
+    }
   }
 
   async focusedText(pid: number, signal?: AbortSignal): Promise<{ element: A11yElement; text: string | null } | null> {

@@ -140,6 +140,32 @@ export class AtspiBus {
     await this.call({ dest: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', iface: 'org.freedesktop.DBus', member: 'AddMatch', signature: 's', body: [rule] }, deadline);
   }
 
+  /**
+   * The session's accessibility switches (`org.a11y.Status` on `org.a11y.Bus`): `IsEnabled` is
+   * what toolkits read at start to decide whether to load their AT-SPI bridge (Chromium, Qt);
+   * `ScreenReaderEnabled` says a screen reader runs.
+   */
+  async a11yStatus(deadline: Deadline): Promise<{ isEnabled: boolean; screenReaderEnabled: boolean }> {
+    const session = await this.sessionLink(deadline);
+    const get = async (prop: string) => {
+      const b = await this.callOn(session, { dest: 'org.a11y.Bus', path: '/org/a11y/bus', iface: 'org.freedesktop.DBus.Properties', member: 'Get', signature: 'ss', body: ['org.a11y.Status', prop] }, deadline);
+      return (b[0] as { value?: unknown } | undefined)?.value === true;
+    };
+    const [isEnabled, screenReaderEnabled] = await Promise.all([get('IsEnabled'), get('ScreenReaderEnabled')]);
+    return { isEnabled, screenReaderEnabled };
+  }
+
+  /** Set `org.a11y.Status.IsEnabled` on the session (what a screen reader or the desktop's accessibility setting does). */
+  async setA11yEnabled(on: boolean, deadline: Deadline): Promise<void> {
+    const session = await this.sessionLink(deadline);
+    const dbus = this.dbus as DbusModule;
+    await this.callOn(
+      session,
+      { dest: 'org.a11y.Bus', path: '/org/a11y/bus', iface: 'org.freedesktop.DBus.Properties', member: 'Set', signature: 'ssv', body: ['org.a11y.Status', 'IsEnabled', new dbus.Variant('b', on)] },
+      deadline,
+    );
+  }
+
   /** The accessibility bus address in use (connecting if needed). */
   async address(deadline: Deadline): Promise<string> {
     const link = await this.a11yLink(deadline);

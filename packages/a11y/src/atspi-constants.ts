@@ -82,6 +82,21 @@ export const Role = {
   LIST_BOX: 98,
   GROUPING: 99,
   LEVEL_BAR: 103,
+  COLUMN_HEADER: 10,
+  ROW_HEADER: 47,
+  HEADER: 71,
+  FOOTER: 72,
+  PARAGRAPH: 73,
+  CAPTION: 81,
+  HEADING: 83,
+  FORM: 87,
+  TABLE_ROW: 90,
+  BLOCK_QUOTE: 105,
+  ARTICLE: 109,
+  LANDMARK: 110,
+  DESCRIPTION_LIST: 121,
+  DESCRIPTION_TERM: 122,
+  DESCRIPTION_VALUE: 123,
 } as const;
 
 /** Roles an agent can act on (hypruse 0.9.3's set, plus list/tree items and tear-off items). */

@@ -24,6 +24,11 @@ function intersect(a: Rect, b: Rect): Rect {
   return { x, y, width: Math.max(0, Math.min(a.x + a.width, b.x + b.width) - x), height: Math.max(0, Math.min(a.y + a.height, b.y + b.height) - y) };
 }
 
+/** What holds a combo box's options. */
+const OPTION_HOLDERS: ReadonlySet<number> = new Set([Role.MENU, Role.LIST, Role.LIST_BOX, Role.TABLE, Role.TREE_TABLE]);
+/** What an option of a combo box is. */
+const OPTION_ROLES: ReadonlySet<number> = new Set([Role.MENU_ITEM, Role.LIST_ITEM, Role.CHECK_MENU_ITEM, Role.RADIO_MENU_ITEM, Role.TREE_ITEM]);
+
 /** How deep below an option a label is looked for when the option itself has no name (list rows). */
 const LABEL_DEPTH = 3;
 
@@ -118,26 +123,57 @@ export class ElementOps {
   }
 
   /** The options of a selection container in the order Selection numbers them; null without a Selection interface. */
-  async options(ref: NodeRef, d: Deadline): Promise<A11yOption[] | null> {
+  /**
+   * The options of a selection container: its Selection's children, or, for a combo box without
+   * Selection (an HTML <select> in Firefox and Chromium), the option items it holds, selected by
+   * their own default action.
+   */
+  private async optionNodes(ref: NodeRef, d: Deadline): Promise<{ items: RawNode[]; selection: boolean } | null> {
     const node = await this.reader.readNode(ref, 0, d, { children: true, details: false });
-    if (!node || !node.interfaces.includes('Selection')) return null;
+    if (!node) return null;
+    const selection = node.interfaces.includes('Selection');
+    if (!selection && node.roleId !== Role.COMBO_BOX) return null;
     let items = await this.children(node, d);
     // a combo box holds its options in a menu (or list) child: the Selection counts those
     if (node.roleId === Role.COMBO_BOX) {
-      const holder = items.find((c) => c.roleId === Role.MENU || c.roleId === Role.LIST || c.roleId === Role.LIST_BOX || c.roleId === Role.TABLE || c.roleId === Role.TREE_TABLE);
-      items = holder ? await this.children(holder, d) : [];
+      const holder = items.find((c) => OPTION_HOLDERS.has(c.roleId));
+      items = holder ? await this.children(holder, d) : items.filter((c) => OPTION_ROLES.has(c.roleId));
+      if (!selection) items = items.filter((c) => OPTION_ROLES.has(c.roleId));
     }
+    if (!selection && items.length === 0) return null;
+    return { items, selection };
+  }
+
+  async options(ref: NodeRef, d: Deadline): Promise<A11yOption[] | null> {
+    const found = await this.optionNodes(ref, d);
+    if (!found) return null;
+    const { items, selection } = found;
     const names = await Promise.all(items.map((c) => this.label(c, d)));
     const selected = await Promise.all(
       items.map((c, i) =>
-        this.optional(this.call(ref, d, IFACE.Selection, 'IsChildSelected', 'i', [i])).then((r) => (r ? r[0] === true : c.states.includes('selected'))),
+        selection
+          ? this.optional(this.call(ref, d, IFACE.Selection, 'IsChildSelected', 'i', [i])).then((r) => (r ? r[0] === true : c.states.includes('selected')))
+          : Promise.resolve(c.states.includes('selected') || c.states.includes('checked')),
       ),
     );
     return items.map((_, i) => ({ index: i, name: names[i], selected: selected[i] }));
   }
 
   async selectOption(ref: NodeRef, index: number, d: Deadline): Promise<boolean> {
-    const r = await this.optional(this.call(ref, d, IFACE.Selection, 'SelectChild', 'i', [index]));
+    const found = await this.optionNodes(ref, d);
+    if (!found) return false;
+    if (found.selection) {
+      const r = await this.optional(this.call(ref, d, IFACE.Selection, 'SelectChild', 'i', [index]));
+      return r !== undefined && r[0] === true;
+    }
+    // no Selection: the option's own action selects it (Firefox: "select", Chromium: its unnamed default)
+    const opt = found.items[index];
+    if (!opt || !opt.interfaces.includes('Action')) return false;
+    const acts = await this.optional(this.call(opt.ref, d, IFACE.Action, 'GetActions'));
+    const names = ((acts?.[0] as Array<[string, string, string]>) ?? []).map((a) => String(a[0]).toLowerCase());
+    if (names.length === 0) return false;
+    const named = ['select', 'click', 'press', 'activate'].map((n) => names.indexOf(n)).find((i) => i >= 0);
+    const r = await this.optional(this.call(opt.ref, d, IFACE.Action, 'DoAction', 'i', [named ?? 0]));
     return r !== undefined && r[0] === true;
   }
 

@@ -10,6 +10,44 @@ import {
 } from './atspi-constants.js';
 import { nameContains } from './match.js';
 import type { RawNode } from './tree-reader.js';
+import { TAB_NAME_NOISE } from './web-engines.js';
+
+/** The object replacement character browsers put in text where an embedded object sits. */
+const EMBEDDED_OBJECT = /\uFFFC/g;
+
+/** A web document (a page or a frame of one). */
+const isDocument = (n: RawNode): boolean => n.roleId === Role.DOCUMENT_WEB || n.roleId === Role.DOCUMENT_FRAME;
+
+/**
+ * The documents of background tabs: a browser that keeps them in the tree (Firefox) reports them
+ * `visible` but not `showing`, while the page on screen is `showing`. Only when some document is
+ * showing (a toolkit that never sets `showing` hides nothing).
+ */
+export function backgroundDocuments(root: RawNode): Set<RawNode> {
+  const docs: RawNode[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const n = stack.pop() as RawNode;
+    if (isDocument(n)) {
+      docs.push(n);
+      continue;
+    }
+    stack.push(...n.children);
+  }
+  if (!docs.some((d) => d.states.includes('showing'))) return new Set();
+  return new Set(docs.filter((d) => !d.states.includes('showing')));
+}
+
+/** The option a combo box shows (its selected item), from the children read with it. */
+function shownOption(node: RawNode): string | undefined {
+  const stack = [...node.children];
+  while (stack.length > 0) {
+    const n = stack.shift() as RawNode;
+    if ((n.roleId === Role.MENU_ITEM || n.roleId === Role.LIST_ITEM) && n.states.includes('selected')) return n.name.trim();
+    stack.push(...n.children);
+  }
+  return undefined;
+}
 
 /** Origins further out than this are unrendered widgets (hidden notebook pages report millions). */
 export const ABSURD_ORIGIN = 20000;
@@ -74,7 +112,7 @@ export function toElement(node: RawNode, showingReported = true): A11yElement {
     role: node.roleName,
     roleId: node.roleId,
     // GTK pads menu item names with spaces (the accelerator column); GTK 4.8 doubles a button's name ("Cancel Cancel")
-    name: collapseRepeatedName(node.name.trim(), node.children.map((c) => c.name)),
+    name: collapseRepeatedName((node.roleId === Role.PAGE_TAB ? node.name.replace(TAB_NAME_NOISE, '') : node.name).replace(EMBEDDED_OBJECT, '').trim(), node.children.map((c) => c.name)),
     states: node.states,
     extents: node.extents ?? { x: 0, y: 0, width: 0, height: 0 },
     actions: node.actions,
@@ -89,8 +127,10 @@ export function toElement(node: RawNode, showingReported = true): A11yElement {
     el.value = { current, min, max };
     if (Number.isFinite(min) && Number.isFinite(max) && max > min) el.value.percent = Math.round(((current - min) / (max - min)) * 100);
     if (node.text !== undefined) el.value.text = node.text;
+  } else if (node.roleId === Role.COMBO_BOX && shownOption(node) !== undefined) {
+    el.value = { text: shownOption(node) as string };
   } else if (node.text !== undefined) {
-    el.value = { text: node.text };
+    el.value = { text: node.text.replace(EMBEDDED_OBJECT, '') };
   }
   if (CHECKABLE_ROLES.has(node.roleId)) el.checked = s.has('checked') || s.has('pressed');
   if (s.has('focused')) el.focused = true;
@@ -135,6 +175,7 @@ export function collectElements(root: RawNode, filter: ElementFilter): A11yEleme
   const out: A11yElement[] = [];
   const showing = reportsShowing(root);
   const hidden = new Set<RawNode>();
+  const background = backgroundDocuments(root);
   const kept = (node: RawNode): boolean => {
     if (filter.name !== undefined && filter.name !== '' && !nameContains(node.name, filter.name)) return false;
     if (filter.actionableOnly && !isActionable(node)) return false;
@@ -166,6 +207,8 @@ export function collectElements(root: RawNode, filter: ElementFilter): A11yEleme
   const stack: Array<[RawNode, number]> = [[root, -1]];
   while (stack.length > 0) {
     const [node, up] = stack.pop() as [RawNode, number];
+    // a background tab's page: not what the window shows (its tab is listed by title)
+    if (background.has(node)) continue;
     const keep = kept(node);
     const self = keep ? out.length : up;
     if (keep) {

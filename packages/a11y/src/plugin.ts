@@ -13,7 +13,7 @@ export const a11yPlugin = definePlugin({
         const config = c.resolve<HypruseConfig>(Tokens.Config);
         const logger = c.isRegistered(Tokens.Logger, true) ? c.resolve<Logger>(Tokens.Logger) : undefined;
         const env = c.isRegistered(Tokens.SessionEnv, true) ? c.resolve<NodeJS.ProcessEnv>(Tokens.SessionEnv) : process.env;
-        return new AtspiAccessibility({ env, timeoutMs: config.a11y.timeoutMs, maxNodes: config.a11y.maxNodes, logger });
+        return new AtspiAccessibility({ env, timeoutMs: config.a11y.timeoutMs, maxNodes: config.a11y.maxNodes, switches: config.a11y.switches, logger });
       }),
     });
     container.register(Tokens.AppFamilies, { useValue: new AppFamilyTable() });

@@ -158,7 +158,20 @@ export class TreeReader {
       : Promise.resolve([] as string[]);
     const valueP =
       ifs.includes('Value') && NUMERIC_VALUE_ROLES.has(roleId)
-        ? optional(call(IFACE.Properties, 'GetAll', 's', [IFACE.Value])).then((b) => toValue(b?.[0]))
+        ? // one property at a time: Chromium 156's bridge aborts the whole process answering GetAll on
+          // Value (a property whose value has no type leaves the a{sv} reply half written)
+          Promise.all(
+            (['CurrentValue', 'MinimumValue', 'MaximumValue'] as const).map((k) =>
+              call(IFACE.Properties, 'Get', 'ss', [IFACE.Value, k]).then(
+                (b) => [k, b[0]] as const,
+                (err: unknown) => {
+                  // "Get failed": the bridge has no such value (Chromium's scroll bars); gone objects stay errors
+                  if (deadline.fired || isGoneError(err)) throw err;
+                  return [k, undefined] as const;
+                },
+              ),
+            ),
+          ).then((kv) => (kv[0][1] === undefined ? undefined : toValue(Object.fromEntries(kv))))
         : Promise.resolve(undefined);
     const textP =
       ifs.includes('Text') && (opts.anyText || TEXT_VALUE_ROLES.has(roleId) || roleId === Role.PASSWORD_TEXT)

@@ -17,8 +17,17 @@ type ActAction = (typeof ACT_ACTIONS)[number];
 /** Actions whose element may be a container (a list or a tab list is no "control"). */
 const CONTAINER_ACTIONS: ReadonlySet<ActAction> = new Set(['select', 'scroll_to', 'expand', 'collapse']);
 
-/** Action names that toggle or activate an element, in the order tried. */
-const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate'];
+/** Action names that toggle or activate an element, in the order tried (Chromium names a check box's by what it does next). */
+const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate', 'check', 'uncheck'];
+
+/** The roles each action is for: when a name matches several elements, these win (a label shares its field's name). */
+const ACTION_ROLES: Partial<Record<ActAction, RegExp>> = {
+  set_text: /^(entry|text|password text|spin button|editbar|terminal|paragraph|section|document text|combo box)$/,
+  check: /^(check box|radio button|toggle button|check menu item|radio menu item|switch)$/,
+  uncheck: /^(check box|toggle button|check menu item|switch)$/,
+  toggle: /^(check box|radio button|toggle button|check menu item|radio menu item|switch)$/,
+  select: /^(combo box|list|list box|page tab list|table|tree table|tree|menu|radio button)$/,
+};
 const EXPAND_ACTIONS = ['expand or contract', 'expand', 'collapse', 'toggle', 'press', 'click', 'activate'];
 
 /** Roles of a window's own accessible (whose `active` state says the window has the keyboard focus). */
@@ -79,7 +88,14 @@ async function target(args: Args, ctx: ToolContext): Promise<ResolvedElement> {
   // scroll_to also finds what is scrolled out of view (GTK 3 leaves it out of what ui lists)
   // points: false: a window without a reported position (niri: tiled) is read too; every action is
   // tried over AT-SPI first, and a fallback that needs the element's point refuses there (unplaced)
-  const r = await resolveElement(ctx, args, { actionableOnly: !CONTAINER_ACTIONS.has(args.action), purpose: args.action.replace('_', ' '), offscreen: args.action === 'scroll_to', points: false });
+  const roles = ACTION_ROLES[args.action];
+  const r = await resolveElement(ctx, args, {
+    actionableOnly: !CONTAINER_ACTIONS.has(args.action),
+    purpose: args.action.replace('_', ' '),
+    offscreen: args.action === 'scroll_to',
+    points: false,
+    prefer: roles ? (i) => roles.test(i.role) : undefined,
+  });
   resolved.set(args, r);
   return r;
 }
@@ -122,14 +138,27 @@ function unverified(what: string, shows: string): never {
   throw new HypruseError('error.unverified', `${what} was sent, but ${shows}`, { hint: 'read the window again (ui) and retry, or act with the pointer' });
 }
 
+/** How long an accepted EditableText call gets to show before the field is typed into instead (Firefox accepts it and ignores it). */
+const EDITABLE_TEXT_MS = 400;
+
 async function setText(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11yElement): Promise<Outcome> {
   const a11y = a11yOf(ctx);
   const pw = el.password === true;
   let via: Outcome['via'] = 'atspi';
-  if (!(a11y.setText && (await a11y.setText(el.ref, args.text, ctx.signal)))) {
-    // no EditableText: focus it, select all, type (each through the full pipeline)
-    if (ctx.config.background) throw backgroundRefusal(`${t.item.role} '${t.item.name}' has no AT-SPI EditableText the app accepted, so setting its text needs the keyboard`);
-    const u = unplaced(t, `set_text of ${t.item.role} '${t.item.name}' (it has no AT-SPI EditableText, and clicking into it needs its point)`);
+  const readBack = () => (a11y.text ? a11y.text(el.ref, args.text.length + 100, ctx.signal) : a11y.refresh(el.ref, ctx.signal).then((n) => n?.value?.text ?? null));
+  const holds = async (ms: number): Promise<string | null> => {
+    const end = Date.now() + scaledMs(ms, ctx.env);
+    let now: string | null = null;
+    for (;;) {
+      now = await readBack();
+      if (now === args.text || Date.now() >= end) return now;
+      await sleep(20, ctx.signal);
+    }
+  };
+  const typeIn = async (why: string) => {
+    // focus it, select all, type (each through the full pipeline)
+    if (ctx.config.background) throw backgroundRefusal(`${t.item.role} '${t.item.name}' has no AT-SPI EditableText the app accepted (${why}), so setting its text needs the keyboard`);
+    const u = unplaced(t, `set_text of ${t.item.role} '${t.item.name}' (${why}, and clicking into it needs its point)`);
     if (u) requirePosition(u.desktop, u.window, u.what);
     via = 'keyboard';
     await compositorOf(ctx).focusWindow(t.read.window.address);
@@ -137,14 +166,15 @@ async function setText(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11
     await ctx.invoke('keyboard', { action: 'key', keys: 'ctrl+a', allow_auth: args.allow_auth });
     if (args.text) await ctx.invoke('keyboard', { action: 'type', text: args.text, allow_auth: args.allow_auth });
     else await ctx.invoke('keyboard', { action: 'key', keys: 'BackSpace', allow_auth: args.allow_auth });
-  }
+  };
+  const sent = Boolean(a11y.setText && (await a11y.setText(el.ref, args.text, ctx.signal)));
+  if (!sent) await typeIn('it has no AT-SPI EditableText');
   if (pw) return { text: `filled password field '${t.item.name}' (${[...args.text].length} characters; not read back: password)`, via, verified: false };
-  const end = Date.now() + scaledMs(VERIFY_MS, ctx.env);
-  let now: string | null = null;
-  for (;;) {
-    now = a11y.text ? await a11y.text(el.ref, args.text.length + 100, ctx.signal) : ((await a11y.refresh(el.ref, ctx.signal))?.value?.text ?? null);
-    if (now === args.text || Date.now() >= end) break;
-    await sleep(20, ctx.signal);
+  let now = await holds(sent ? EDITABLE_TEXT_MS : VERIFY_MS);
+  if (now !== args.text && sent) {
+    // the app took the EditableText call and left the field as it was (Firefox's HTML inputs)
+    await typeIn('it ignored the AT-SPI EditableText call');
+    now = await holds(VERIFY_MS);
   }
   if (now !== args.text) unverified(`set_text on ${t.item.role} '${t.item.name}'`, `it holds ${JSON.stringify(now ?? '(unreadable)')}`);
   return { text: `set ${t.item.role} '${t.item.name}' to ${JSON.stringify(args.text.length > 80 ? `${args.text.slice(0, 80)}…` : args.text)} (verified: read back)`, via, verified: true, state: { text: args.text } };
@@ -188,16 +218,35 @@ async function select(ctx: ToolContext, t: ResolvedElement, el: A11yElement, opt
   }
   const pick = pool[0];
   if (pick.selected) return { text: `'${pick.name}' is already selected in ${label}; nothing sent`, via: 'none', verified: true, state: { selected: pick.name } };
-  if (!a11y.selectOption || !(await a11y.selectOption(el.ref, pick.index, ctx.signal))) unverified(`select '${pick.name}' in ${label}`, 'the application refused the selection');
-  const end = Date.now() + scaledMs(VERIFY_MS, ctx.env);
-  let now = opts;
-  for (;;) {
-    now = (await a11y.options!(el.ref, ctx.signal)) ?? [];
-    if (now[pick.index]?.selected || Date.now() >= end) break;
-    await sleep(20, ctx.signal);
-  }
+  const selectedWithin = async (ms: number) => {
+    const end = Date.now() + scaledMs(ms, ctx.env);
+    let now = opts;
+    for (;;) {
+      now = (await a11y.options!(el.ref, ctx.signal)) ?? [];
+      if (now[pick.index]?.selected || Date.now() >= end) return now;
+      await sleep(20, ctx.signal);
+    }
+  };
+  let via: Outcome['via'] = 'atspi';
+  const sent = Boolean(a11y.selectOption && (await a11y.selectOption(el.ref, pick.index, ctx.signal)));
+  let now = sent ? await selectedWithin(t.item.role === 'combo box' ? EDITABLE_TEXT_MS : VERIFY_MS) : opts;
+  if (!now[pick.index]?.selected && t.item.role === 'combo box') {
+    // a closed drop-down that ignored the call (Firefox's HTML <select>): give it the focus and type
+    // the option's label, which selects it without opening the list (nothing is pressed after it)
+    if (ctx.config.background) throw backgroundRefusal(`${label} did not take the AT-SPI selection, so selecting '${pick.name}' needs the keyboard`);
+    via = 'keyboard';
+    await compositorOf(ctx).focusWindow(t.read.window.address);
+    if (!(a11y.focus && (await a11y.focus(el.ref, ctx.signal)))) {
+      const u = unplaced(t, `select in ${label} (it took no AT-SPI selection, and focusing it needs its point)`);
+      if (u) requirePosition(u.desktop, u.window, u.what);
+      await ctx.invoke('pointer', { action: 'click', x: t.item.x, y: t.item.y });
+      await ctx.invoke('keyboard', { action: 'key', keys: 'Escape' });
+    }
+    await ctx.invoke('keyboard', { action: 'type', text: pick.name });
+    now = await selectedWithin(VERIFY_MS);
+  } else if (!sent) unverified(`select '${pick.name}' in ${label}`, 'the application refused the selection');
   if (!now[pick.index]?.selected) unverified(`select '${pick.name}' in ${label}`, `the selected option is ${now.filter((o) => o.selected).map((o) => `'${o.name}'`).join(', ') || 'none'}`);
-  return { text: `selected '${pick.name}' in ${label} (verified: now selected)`, via: 'atspi', verified: true, state: { selected: pick.name } };
+  return { text: `selected '${pick.name}' in ${label} (verified: now selected)`, via, verified: true, state: { selected: pick.name } };
 }
 
 async function focus(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11yElement): Promise<Outcome> {

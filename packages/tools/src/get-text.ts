@@ -58,6 +58,9 @@ function leavesUnder(read: ElementRead, root: UiItem | null): UiItem[] {
   return read.items.filter((i) => isUnder(i) && !naming.has(i.id) && speaks(i));
 }
 
+/** A web page's document (a browser lists the one on screen). */
+const DOCUMENT_ROLES: ReadonlySet<string> = new Set(['document web', 'document frame']);
+
 /** Roles of a window's own element, whose name is the window's title. */
 const WINDOW_ROLES: ReadonlySet<string> = new Set(['frame', 'dialog', 'window', 'alert', 'file chooser']);
 
@@ -72,7 +75,7 @@ export const getTextTool = defineTool({
   title: 'Text of an element or window',
   effect: 'observe',
   description:
-    "The text of one element (id, name or role from ui: a text field's or document's whole content) or, with no element, of the whole window: labels, field contents and control names in reading order (rows top to bottom, left to right). Pages with `limit` (default 10,000 characters) and `offset`; `next_offset` says where the rest starts. Password fields are never read.",
+    "The text of one element (id, name or role from ui: a text field's or document's whole content) or, with no element, of the whole window: labels, field contents and control names in reading order (rows top to bottom, left to right). In a browser, the page on screen (headings, paragraphs, list items, table rows, links with their target), without the browser's own controls. Pages with `limit` (default 10,000 characters) and `offset`; `next_offset` says where the rest starts. Password fields are never read.",
   input: z
     .object({
       ...elementArgs,
@@ -99,6 +102,17 @@ export const getTextTool = defineTool({
     const data: Record<string, unknown> = { window: w.address, class: w.class, ...(item ? { id: item.id, role: item.role } : {}) };
     const what = item ? `${displayRole(item)}${item.name ? ` "${item.name}"` : ''} [${item.id}]` : `${w.class} "${w.title}"`;
 
+    // a web page: the document on screen, read as a person reads it (the browser's chrome only when
+    // an element of it is asked for)
+    const doc = item ? (DOCUMENT_ROLES.has(item.role) ? item : null) : read.items.find((i) => DOCUMENT_ROLES.has(i.role)) ?? null;
+    const a11y = ctx.services.get(Tokens.Accessibility);
+    if (doc && a11y.documentText) {
+      const t = await a11y.documentText(doc.ref, ctx.signal);
+      if (t && t.text !== '') {
+        const docWhat = `${displayRole(doc)}${doc.name ? ` "${doc.name}"` : ''} [${doc.id}] in ${w.class} "${w.title}"`;
+        return page(docWhat, t.text.slice(args.offset, args.offset + args.limit), args.offset, t.text.length, { ...data, id: doc.id, role: doc.role });
+      }
+    }
     if (item?.password) {
       throw new NotFoundError('not_found.element', `${what} is a password field: its text is never read`, { hint: 'ask the person, or read another element' });
     }

@@ -114,6 +114,12 @@ export const ConfigSchema = z
         timeoutMs: z.number().int().min(100).max(30000).default(2000).describe('Ceiling for one application call over AT-SPI (multiplied by timeScale).'),
         maxNodes: z.number().int().min(10).max(100000).default(4000).describe('Stop walking a tree after this many nodes.'),
         setPasswords: z.boolean().default(false).describe('Let act set_text fill password fields (they are never read back, and their text is not journaled).'),
+        switches: z
+          .boolean()
+          .default(true)
+          .describe(
+            "Switch accessibility on where apps need it: the session's org.a11y.Status IsEnabled (apps started afterwards load their AT-SPI bridge), and Chromium's web tree, built on first read as for a screen reader. Costs the browser memory and CPU for its accessibility tree; false leaves both off.",
+          ),
       })
       .prefault({})
       .describe('Accessibility.'),

@@ -100,6 +100,12 @@ export interface Accessibility {
    * `password: true` (and no text) for a password field; null when the element is gone or has no text.
    */
   textRange?(ref: A11yElement['ref'], range: { offset: number; limit: number }, signal?: AbortSignal): Promise<{ text: string; total: number; password?: boolean } | null>;
+  /**
+   * The whole text of a web document (or any element holding others) as a person reads it: its
+   * paragraphs, headings, list items and table rows on lines of their own, links with their
+   * target; password fields left out. Null when the element is gone.
+   */
+  documentText?(ref: A11yElement['ref'], signal?: AbortSignal): Promise<{ text: string; truncated: boolean } | null>;
   /** The focused text element of an app (for typing verification), or null. */
   focusedText(pid: number, signal?: AbortSignal): Promise<{ element: A11yElement; text: string | null } | null>;
   dispose(): Promise<void>;

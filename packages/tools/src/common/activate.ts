@@ -36,5 +36,9 @@ export function actionIndex(el: Pick<A11yElement, 'actions'>, names: readonly st
     const i = el.actions.findIndex((a) => a.toLowerCase() === n);
     if (i >= 0) return i;
   }
+  // Chromium's bridge gives its actions no names over AT-SPI; its first is the element's default
+  // action (press a button, check a box, follow a link)
+  // (Firefox ESR 153 names every one ";;")
+  if (el.actions.length > 0 && el.actions.every((a) => /^[;\s]*$/.test(a))) return 0;
   return -1;
 }

@@ -219,6 +219,11 @@ export interface ResolveOptions {
   points?: boolean;
   /** Also find elements scrolled out of view (UiItem.offscreen), for scroll_to. */
   offscreen?: boolean;
+  /**
+   * Among several elements matching the name, the ones this is true of win (a select's combo
+   * box over the label naming it, a check box over its label text).
+   */
+  prefer?: (item: UiItem) => boolean;
 }
 
 /** An element as a line in an error's candidate list, and as data. */
@@ -348,6 +353,10 @@ async function resolveOnce(ctx: ToolContext, q: ElementQuery, opts: ResolveOptio
       });
     }
   } else pool = byRole;
+  if (pool.length > 1 && opts.prefer) {
+    const preferred = pool.filter(opts.prefer);
+    if (preferred.length > 0) pool = preferred;
+  }
   const asked = name.trim() ? `'${name}'${role ? ` (${role})` : ''}` : `role ${role}`;
   let pick: UiItem;
   if (index >= 0) {

@@ -1,0 +1,78 @@
+/**
+ * What hypruse knows about the web engines whose windows it reads: how each
+ * one is recognised, how its web tree is switched on, what a person does to
+ * switch it on for a browser they started, and which of its objects are its
+ * own plumbing rather than page content. Data only: the code that uses it
+ * names no engine.
+ */
+
+export interface WebEngine {
+  id: string;
+  /** What the person calls it. */
+  label: string;
+  /** `Application.ToolkitName` its AT-SPI bridge reports. */
+  toolkit: RegExp;
+  /** Window classes (app ids) of the engine's browsers and apps, for windows not on the accessibility bus. */
+  classes: RegExp;
+  /**
+   * How a running instance is asked to build its web tree. `attributes`: one
+   * `Accessible.GetAttributes` call on its window, the call Chromium's ATK
+   * layer takes as the sign that a screen reader is reading
+   * (ui/accessibility/platform/ax_platform_node_auralinux.cc, AtkGetAttributes
+   * -> EnableAXMode); the page's tree follows within about a second.
+   */
+  wake?: 'attributes';
+  /**
+   * What a person does so that a browser they started exposes its tree, when
+   * its accessibility bridge was off at its start (a running instance cannot
+   * load it later): one line each.
+   */
+  enable: string[];
+  /** Whether the documents of background tabs stay in the tree (and must be told apart by state). */
+  keepsBackgroundDocuments: boolean;
+  /** Actions the engine offers on every node, which say nothing about what the node is. */
+  noiseActions: string[];
+}
+
+export const WEB_ENGINES: WebEngine[] = [
+  {
+    id: 'chromium',
+    label: 'Chromium',
+    toolkit: /^chromium$/i,
+    classes: /^(chromium(-browser)?|google-chrome.*|brave-browser.*|microsoft-edge.*|vivaldi.*|opera|code(-oss)?|codium|vscodium|electron\d*|slack|discord|obsidian|signal|element|teams.*|1password|bitwarden|spotify)$/i,
+    wake: 'attributes',
+    enable: [
+      'restart it so that it starts while accessibility is on (hypruse turns it on for the session: org.a11y.Status IsEnabled)',
+      'or start it with --force-renderer-accessibility: on Debian in $CHROMIUM_FLAGS or a file in /etc/chromium.d/ (export CHROMIUM_FLAGS="$CHROMIUM_FLAGS --force-renderer-accessibility"), on Arch-style systems a line in ~/.config/chromium-flags.conf (Chrome: ~/.config/chrome-flags.conf)',
+      'Electron apps: a line --force-renderer-accessibility in ~/.config/electron-flags.conf or ~/.config/<app>-flags.conf, or ACCESSIBILITY_ENABLED=1 in their environment',
+    ],
+    keepsBackgroundDocuments: false,
+    noiseActions: ['showContextMenu', 'clickAncestor', 'scrollIntoView', 'scrollToMakeVisible', 'scrollToPoint', 'setSequentialFocusNavigationStartingPoint'],
+  },
+  {
+    id: 'gecko',
+    label: 'Firefox',
+    toolkit: /^gecko$/i,
+    classes: /^(firefox.*|firefox-esr|librewolf|waterfox|thunderbird.*|zen.*)$/i,
+    enable: ['restart it while the accessibility bus is running (Firefox exposes its tree with no switch)'],
+    keepsBackgroundDocuments: true,
+    noiseActions: ['showContextMenu', 'clickAncestor', 'customAction'],
+  },
+];
+
+/** The engine an application's toolkit name belongs to. */
+export function engineOfToolkit(toolkit: string): WebEngine | undefined {
+  return WEB_ENGINES.find((e) => e.toolkit.test(toolkit.trim()));
+}
+
+/** The engine a window class belongs to. */
+export function engineOfClass(windowClass: string | undefined): WebEngine | undefined {
+  if (!windowClass) return undefined;
+  return WEB_ENGINES.find((e) => e.classes.test(windowClass.trim()));
+}
+
+/** Every engine's noise actions (lower case). */
+export const NOISE_ACTIONS: ReadonlySet<string> = new Set(WEB_ENGINES.flatMap((e) => e.noiseActions.map((a) => a.toLowerCase())));
+
+/** What a browser appends to a tab's name that is not its title (Chromium's memory use). */
+export const TAB_NAME_NOISE = /\s+-\s+Memory usage\s+-\s+[\d.,]+\s*[KMGT]?B\b.*$/;

@@ -1,0 +1,195 @@
+// Browsers on the test desktop as a person has them: a fresh home of the desktop user (the
+// browsers refuse or misbehave as root), the built MCP server started in that home with only
+// HOME, PATH and XDG_RUNTIME_DIR (as a stripped host starts it), and a local web server on
+// 127.0.0.1 whose received form posts are the independent judge of what was filled in.
+import { chownSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { scaledMs } from '@hypruse/core';
+import type { Desktop } from './desktop.js';
+import { BIN, type Server, type TextBlock } from './server.js';
+
+export interface Post {
+  path: string;
+  body: URLSearchParams;
+  raw: string;
+}
+
+export interface Site {
+  url: (path: string) => string;
+  posts: Post[];
+  /** Resolves with the next POST to `path` (or one already received and not yet taken). */
+  nextPost(path: string, timeoutMs?: number): Promise<Post>;
+  close(): Promise<void>;
+}
+
+export type Page = string | { body: string; delayMs?: number; type?: string; never?: boolean };
+
+/** A web server on 127.0.0.1 (a free port) serving `pages` by path; every POST is recorded. */
+export async function startSite(pages: Record<string, Page>): Promise<Site> {
+  const posts: Post[] = [];
+  const waiters: Array<{ path: string; resolve: (p: Post) => void }> = [];
+  const taken = new Set<Post>();
+  const open = new Set<import('node:net').Socket>();
+  const server: HttpServer = createServer((req: IncomingMessage, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const post: Post = { path, raw, body: new URLSearchParams(raw) };
+        posts.push(post);
+        const w = waiters.findIndex((x) => x.path === path);
+        if (w >= 0) {
+          taken.add(post);
+          waiters.splice(w, 1)[0].resolve(post);
+        }
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<!doctype html><title>Thank you</title><h1>Order received</h1>');
+      });
+      return;
+    }
+    const page = pages[path];
+    if (page === undefined) {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>Not found</title>');
+      return;
+    }
+    const p = typeof page === 'string' ? { body: page } : page;
+    const send = () => {
+      res.writeHead(200, { 'content-type': p.type ?? 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      if (p.never) {
+        // the head arrives, the rest never does: the page stays loading
+        res.write(p.body);
+        return;
+      }
+      res.end(p.body);
+    };
+    if (p.delayMs) setTimeout(send, p.delayMs);
+    else send();
+  });
+  server.on('connection', (s) => {
+    open.add(s);
+    s.on('close', () => open.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    posts,
+    nextPost(path, timeoutMs = 15000) {
+      const have = posts.find((p) => p.path === path && !taken.has(p));
+      if (have) {
+        taken.add(have);
+        return Promise.resolve(have);
+      }
+      return new Promise<Post>((resolve, reject) => {
+        const w = { path, resolve };
+        waiters.push(w);
+        setTimeout(() => {
+          const i = waiters.indexOf(w);
+          if (i >= 0) {
+            waiters.splice(i, 1);
+            reject(new Error(`no POST to ${path} within ${timeoutMs} ms (received: ${posts.map((p) => p.path).join(', ') || 'none'})`));
+          }
+        }, scaledMs(timeoutMs));
+      });
+    },
+    async close() {
+      for (const s of open) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** Firefox's first-run pages off (REAL-APPS.md), in a profile Firefox finds by itself in `home`. */
+const FIREFOX_PREFS = [
+  ['datareporting.policy.firstRunURL', '""'],
+  ['datareporting.policy.dataSubmissionPolicyBypassNotification', 'true'],
+  ['toolkit.telemetry.reportingpolicy.firstRun', 'false'],
+  ['browser.startup.homepage_override.mstone', '"ignore"'],
+  ['startup.homepage_welcome_url', '""'],
+  ['browser.aboutwelcome.enabled', 'false'],
+  ['browser.shell.checkDefaultBrowser', 'false'],
+  ['browser.tabs.warnOnClose', 'false'],
+  ['browser.sessionstore.resume_from_crash', 'false'],
+];
+
+/**
+ * A fresh home owned by the desktop user (when the tests run as root), holding a Firefox profile
+ * with the first-run pages off. Chromium needs nothing: a fresh profile is made on its first start.
+ */
+export function freshHome(desk: Desktop): string {
+  const home = mkdtempSync(join(tmpdir(), 'hypruse-browser-home-'));
+  const profile = join(home, '.mozilla', 'firefox', 'hypruse.default');
+  mkdirSync(profile, { recursive: true });
+  // Firefox gives each installation its own default profile, keyed by a hash of its directory
+  // (Debian's /usr/lib/firefox-esr: 3B6073811A6ABF12); without this entry it makes a new profile
+  writeFileSync(
+    join(home, '.mozilla', 'firefox', 'profiles.ini'),
+    '[General]\nStartWithLastProfile=1\nVersion=2\n\n[Profile0]\nName=default\nIsRelative=1\nPath=hypruse.default\nDefault=1\n\n[Install3B6073811A6ABF12]\nDefault=hypruse.default\nLocked=1\n',
+  );
+  writeFileSync(join(home, '.mozilla', 'firefox', 'installs.ini'), '[3B6073811A6ABF12]\nDefault=hypruse.default\nLocked=1\n');
+  writeFileSync(join(profile, 'user.js'), FIREFOX_PREFS.map(([k, v]) => `user_pref("${k}", ${v});`).join('\n') + '\n');
+  if (process.getuid?.() === 0) {
+    const { uid, gid } = desk.state.user;
+    const own = (p: string) => chownSync(p, uid, gid);
+    for (const p of [home, join(home, '.mozilla'), join(home, '.mozilla', 'firefox'), profile, join(home, '.mozilla', 'firefox', 'profiles.ini'), join(home, '.mozilla', 'firefox', 'installs.ini'), join(profile, 'user.js')]) own(p);
+  }
+  return home;
+}
+
+/**
+ * The built server over stdio with exactly HOME (the fresh home), PATH and XDG_RUNTIME_DIR, run as
+ * the desktop user (as the person runs it) when the tests run as root.
+ */
+export async function startServerAsPerson(desk: Desktop, home: string): Promise<Server> {
+  const env = { HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_RUNTIME_DIR: desk.env.XDG_RUNTIME_DIR };
+  const args = ['-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...(process.env.HYPRUSE_TIME_SCALE ? [`HYPRUSE_TIME_SCALE=${process.env.HYPRUSE_TIME_SCALE}`] : []), 'HYPRUSE_INDICATOR=0', process.execPath, BIN];
+  const root = process.getuid?.() === 0;
+  const transport = new StdioClientTransport({
+    command: root ? 'runuser' : '/usr/bin/env',
+    args: root ? ['-u', desk.user, '--', '/usr/bin/env', ...args] : args,
+    cwd: home,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'hypruse-e2e-browser', version: '1' });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    pid: transport.pid,
+    async call(name, a = {}) {
+      const r = await client.callTool({ name, arguments: a }, undefined, { timeout: scaledMs(90000) });
+      const text = (r.content as TextBlock[]).filter((c) => c.type === 'text').map((c) => c.text);
+      return { isError: Boolean(r.isError), text, data: (r.structuredContent ?? {}) as Record<string, unknown>, raw: r };
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+/** The order form every browser fills: one of each control a web form has. */
+export const ORDER_FORM = `<!doctype html><html><head><meta charset="utf-8"><title>Order form</title></head><body>
+<h1>Order</h1>
+<form method="post" action="/order">
+<p><label for="n">Full name</label> <input id="n" name="name"></p>
+<p><label>Email <input type="email" name="email"></label></p>
+<p><input type="number" name="qty" aria-label="Quantity"></p>
+<p><input type="password" name="pw" placeholder="Password"></p>
+<p><span id="cl">Comment</span> <textarea name="comment" aria-labelledby="cl"></textarea></p>
+<p><label for="s">Size</label> <select id="s" name="size"><option>Small</option><option>Medium</option><option>Large</option></select></p>
+<fieldset><legend>Color</legend><label><input type="radio" name="color" value="red"> Red</label> <label><input type="radio" name="color" value="blue"> Blue</label></fieldset>
+<p><label><input type="checkbox" name="gift" value="yes"> Gift wrap</label></p>
+<input type="hidden" name="notes" id="notes-out">
+<div contenteditable="true" role="textbox" aria-label="Notes" id="notes" style="border:1px solid #888;min-height:2em"></div>
+<p><button type="submit">Place order</button></p>
+</form>
+<script>document.querySelector('form').addEventListener('submit', () => { document.getElementById('notes-out').value = document.getElementById('notes').textContent; });</script>
+<p><a href="/thanks.html">Read the delivery terms</a></p>
+</body></html>`;
