@@ -34,7 +34,7 @@ describe.skipIf(!desk)('Firefox ESR through the MCP server (stripped environment
 
   beforeAll(async () => {
     site = await startSite({ '/form.html': ORDER_FORM, '/article.html': ARTICLE, '/third.html': THIRD, '/thanks.html': TERMS });
-    home = freshHome(desk!);
+    home = freshHome();
     server = await startServerAsPerson(desk!, home);
     const l = await server.call('launch', { command: `firefox-esr ${site.url('/form.html')} ${site.url('/article.html')} ${site.url('/third.html')}`, workspace: '1', wait_s: 30 });
     ok(l);

@@ -2,7 +2,7 @@
 // browsers refuse or misbehave as root), the built MCP server started in that home with only
 // HOME, PATH and XDG_RUNTIME_DIR (as a stripped host starts it), and a local web server on
 // 127.0.0.1 whose received form posts are the independent judge of what was filled in.
-import { chownSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,10 +120,10 @@ const FIREFOX_PREFS = [
 ];
 
 /**
- * A fresh home owned by the desktop user (when the tests run as root), holding a Firefox profile
- * with the first-run pages off. Chromium needs nothing: a fresh profile is made on its first start.
+ * A fresh home holding a Firefox profile with the first-run pages off. Chromium needs nothing: a
+ * fresh profile is made on its first start.
  */
-export function freshHome(desk: Desktop): string {
+export function freshHome(): string {
   const home = mkdtempSync(join(tmpdir(), 'hypruse-browser-home-'));
   const profile = join(home, '.mozilla', 'firefox', 'hypruse.default');
   mkdirSync(profile, { recursive: true });
@@ -135,20 +135,43 @@ export function freshHome(desk: Desktop): string {
   );
   writeFileSync(join(home, '.mozilla', 'firefox', 'installs.ini'), '[3B6073811A6ABF12]\nDefault=hypruse.default\nLocked=1\n');
   writeFileSync(join(profile, 'user.js'), FIREFOX_PREFS.map(([k, v]) => `user_pref("${k}", ${v});`).join('\n') + '\n');
-  if (process.getuid?.() === 0) {
-    const { uid, gid } = desk.state.user;
-    const own = (p: string) => chownSync(p, uid, gid);
-    for (const p of [home, join(home, '.mozilla'), join(home, '.mozilla', 'firefox'), profile, join(home, '.mozilla', 'firefox', 'profiles.ini'), join(home, '.mozilla', 'firefox', 'installs.ini'), join(profile, 'user.js')]) own(p);
-  }
   return home;
 }
 
 /**
- * The built server over stdio with exactly HOME (the fresh home), PATH and XDG_RUNTIME_DIR, run as
- * the desktop user (as the person runs it) when the tests run as root.
+ * The person's own runtime dir: the desktop user's private folder holding the desktop's sockets
+ * (Wayland, sway, the session bus). The browsers refuse to run as another user than the one the
+ * runtime dir belongs to, and the servers of the other e2e files (run as root) keep their private
+ * `hypruse` folder in the desktop's own runtime dir, which another user may not share.
+ */
+function personRuntimeDir(desk: Desktop, home: string): string {
+  const dir = join(home, '.run');
+  mkdirSync(dir, { mode: 0o700 });
+  for (const name of readdirSync(desk.env.XDG_RUNTIME_DIR)) {
+    if (/^(wayland-\d+|sway-ipc\..*\.sock|bus)$/.test(name)) symlinkSync(join(desk.env.XDG_RUNTIME_DIR, name), join(dir, name));
+  }
+  return dir;
+}
+
+/** Give the fresh home (and everything made in it so far) to the desktop user when the tests run as root. */
+function giveHome(desk: Desktop, home: string): void {
+  if (process.getuid?.() !== 0) return;
+  const { uid, gid } = desk.state.user;
+  const walk = (p: string) => {
+    lchownSync(p, uid, gid);
+    if (lstatSync(p).isDirectory()) for (const n of readdirSync(p)) walk(join(p, n));
+  };
+  walk(home);
+}
+
+/**
+ * The built server over stdio with exactly HOME (the fresh home), PATH and XDG_RUNTIME_DIR, as a
+ * stripped host starts it, run as the desktop user (the person) when the tests run as root.
  */
 export async function startServerAsPerson(desk: Desktop, home: string): Promise<Server> {
-  const env = { HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_RUNTIME_DIR: desk.env.XDG_RUNTIME_DIR };
+  const runtime = personRuntimeDir(desk, home);
+  giveHome(desk, home);
+  const env = { HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_RUNTIME_DIR: runtime };
   const args = ['-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...(process.env.HYPRUSE_TIME_SCALE ? [`HYPRUSE_TIME_SCALE=${process.env.HYPRUSE_TIME_SCALE}`] : []), 'HYPRUSE_INDICATOR=0', process.execPath, BIN];
   const root = process.getuid?.() === 0;
   const transport = new StdioClientTransport({
