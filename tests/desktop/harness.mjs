@@ -346,8 +346,13 @@ workspace 1 output HEADLESS-1
 workspace 2 output HEADLESS-2
 xwayland disable
 set $mod Mod4
-bindsym $mod+Return exec foot
+bindsym $mod+Return exec sh -c 'touch ${RUN}/bind-fired-super-return && exec foot'
 bindsym $mod+Shift+q kill
+# bindings that leave a file when they run: hypruse must never press them (tests/e2e/security-keys.test.ts)
+bindsym $mod+Shift+Return exec touch ${RUN}/bind-fired-super-shift-return
+bindsym Control+Mod1+m exec touch ${RUN}/bind-fired-ctrl-alt-m
+bindcode $mod+Control+38 exec touch ${RUN}/bind-fired-code-38
+bindsym Print exec touch ${RUN}/bind-fired-print
 bindsym $mod+1 workspace number 1
 bindsym $mod+2 workspace number 2
 bindsym $mod+3 workspace number 3

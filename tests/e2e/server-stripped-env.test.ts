@@ -4,16 +4,14 @@
 // the sway socket) must reach input, capture, AT-SPI and launch: the typed
 // text is read back from the app's own output, and the capture is compared
 // pixel by pixel with grim reading the same region.
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server as NetServer } from 'node:net';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import { startServerExactEnv, type Server } from '../support/server.js';
 import { settled, type Meta } from '../support/tools.js';
-import { HyprlandSimulator } from '../simulators/hyprland/index.js';
 
 const desk = await requireDesktop();
 const RUN = Math.random().toString(36).slice(2, 8);
@@ -93,55 +91,5 @@ describe.skipIf(!desk)('the built server with only HOME, PATH and XDG_RUNTIME_DI
     expect(readFileSync(out, 'utf8').trim()).toBe(typed);
     await waitFor(async () => !(await swayNodes()).some((n) => String(n.id) === window), 5000, 'the entry closed');
     window = '';
-  });
-});
-
-// The same stripped host on Hyprland (its simulator, in the desktop's runtime
-// dir): Hyprland names its Wayland display only in hyprland.lock, and input
-// must reach that display, not a default one. The text typed through the
-// server's virtual keyboard is read back from the app's own output.
-describe.skipIf(!desk)('the built server with a stripped environment on Hyprland (simulator)', () => {
-  let server: Server;
-  let sim: HyprlandSimulator;
-  let app: ChildProcess | null = null;
-  let decoy: NetServer | null = null;
-
-  beforeAll(async () => {
-    // a decoy display that a scan of the runtime dir would pick first: only the lock file says which is Hyprland's
-    const decoyPath = join(desk!.env.XDG_RUNTIME_DIR, 'wayland-0');
-    expect(existsSync(decoyPath), 'the desktop has no wayland-0 of its own').toBe(false);
-    decoy = createServer((c) => c.destroy());
-    await new Promise<void>((r) => decoy!.listen(decoyPath, r));
-    sim = await new HyprlandSimulator({ version: '0.56', runtimeDir: desk!.env.XDG_RUNTIME_DIR, processes: 'fake' }).start();
-    // line 2 of the lock file is the instance's display: the desktop's, which the server's environment does not name
-    writeFileSync(join(sim.instanceDir, 'hyprland.lock'), `${process.pid}\n${desk!.env.WAYLAND_DISPLAY}\n`);
-    server = await startServerExactEnv({ HOME: process.env.HOME ?? '/root', PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_RUNTIME_DIR: desk!.env.XDG_RUNTIME_DIR, HYPRUSE_INDICATOR: '0' });
-  }, 60000);
-  afterAll(async () => {
-    if (app?.pid) process.kill(app.pid, 'SIGTERM');
-    await server?.close();
-    await sim?.stop();
-    await new Promise((r) => (decoy ? decoy.close(r) : r(undefined)));
-  });
-
-  it('finds the Hyprland instance and types on the display its lock file names', async () => {
-    const d = await server.call('desktop');
-    expect(d.isError, d.text.join('\n')).toBe(false);
-    expect(d.data.compositor, 'discovery chose the Hyprland instance of the runtime dir').toBe('hyprland');
-    // an app on that display, started outside hypruse, with the keyboard focus
-    const title = `hypruse stripped hypr ${RUN}`;
-    let out = '';
-    app = spawn('zenity', ['--entry', `--title=${title}`, '--text=Name?'], { env: { ...process.env, ...desk!.env }, stdio: ['ignore', 'pipe', 'ignore'] });
-    app.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-    await waitFor(async () => (await swayNodes()).some((n) => n.name === title && n.focused), 15000, 'the entry has the focus on sway');
-    await new Promise((r) => setTimeout(r, 500));
-    const typed = `hypr ok ${RUN}`;
-    const k = await server.call('keyboard', { action: 'type', text: typed });
-    expect(k.isError, k.text.join('\n')).toBe(false);
-    const enter = await server.call('keyboard', { action: 'key', keys: 'Return' });
-    expect(enter.isError, enter.text.join('\n')).toBe(false);
-    await waitFor(() => out.trim() !== '', 5000, 'zenity printed the answer');
-    expect(out.trim()).toBe(typed);
-    app = null;
   });
 });

@@ -13,7 +13,7 @@ export type { RawHyprlandEvent } from './events/parse-event.js';
 export { mapDesktop, mapMonitor, rawSnapshotFromBatch, fullscreenMode, SNAPSHOT_QUERIES } from './model/map-desktop.js';
 export type { RawSnapshot } from './model/map-desktop.js';
 export { mapLayers, layerLevel } from './model/layers.js';
-export { mapBinds, modmaskNames, isLuaBind, normalizeCombo } from './model/binds.js';
+export { mapBinds, hyprBindKeys, HYPR_BIND_SYNTAX, modmaskNames, isLuaBind, normalizeCombo } from './model/binds.js';
 export { HyprlandDispatcher } from './dispatch/dispatcher.js';
 export { legacyDispatch, luaDispatch, luaMarkRule, legacyMarkRules, looksLikeWrongDialect, translateLegacyBind } from './dispatch/dialect.js';
 export type { Dialect, DispatchOp } from './dispatch/dialect.js';

@@ -124,7 +124,7 @@ describe('binds', () => {
   it('decodes modmask in SUPER CTRL SHIFT ALT order, drops mouse binds, keeps keycode binds and submaps', () => {
     const binds = mapBinds(JSON.parse(fixture('binds-0.54.json')));
     expect(binds.map((b) => b.combo)).toEqual(['SUPER+Q', 'SUPER+Return', 'SUPER+SHIFT+1', 'SUPER+ALT+F', 'code:191', 'escape']);
-    expect(binds[1]).toEqual({ combo: 'SUPER+Return', action: 'exec', arg: 'foot', description: 'Terminal' });
+    expect(binds[1]).toEqual({ combo: 'SUPER+Return', keys: { kind: 'key', modifiers: ['logo'], key: 'return' }, action: 'exec', arg: 'foot', description: 'Terminal' });
     expect(binds[5].mode).toBe('resize');
     expect(binds.some((b) => b.lua)).toBe(false);
   });

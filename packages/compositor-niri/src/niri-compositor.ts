@@ -30,6 +30,7 @@ import { NiriIpcClient } from './ipc/niri-ipc-client.js';
 import type { NiriWindow, NiriWorkspace } from './ipc/types.js';
 import { toDesktop, toWindow } from './model/to-desktop.js';
 import { resolveWorkspace } from './model/workspace-ref.js';
+import { readNiriBinds } from './model/binds.js';
 
 export interface NiriCompositorOptions {
   /** Path of niri's IPC socket ($NIRI_SOCKET). */
@@ -186,6 +187,11 @@ export class NiriCompositor implements Compositor {
 
   async binds(): Promise<Bind[]> {
     throw CAPS.refuse('binds');
+  }
+
+  /** The bindings of niri's config file (its IPC cannot list them): read to keep the keyboard tool off them. */
+  async configuredBinds(): Promise<Bind[] | null> {
+    return readNiriBinds(this.opts.baseEnv ?? process.env);
   }
 
   readonly chordUnsupported = NIRI_CHORD_REASON;

@@ -12,7 +12,7 @@ export type { Frame } from './ipc/codec.js';
 export { SwayMessage, SwayEvent, eventName, isEvent } from './ipc/message-types.js';
 export type { SwayMessageType, SwayEventName } from './ipc/message-types.js';
 export { desktopFromTree, contentGeometry, windowClass, transformNumber, SCRATCH_WORKSPACE } from './model/desktop-model.js';
-export { parseSwayBinds, comboKey } from './model/binds.js';
+export { parseSwayBinds, swayBindKeys, SWAY_BIND_SYNTAX, comboKey } from './model/binds.js';
 export type { ParsedBind } from './model/binds.js';
 export { parseAddress, quoteWorkspace, workspaceProblem, quoteMark } from './model/commands.js';
 export type { SwayNode, SwayRect, SwayOutput, SwayWorkspace, SwayCommandResult, SwayVersion } from './model/raw-types.js';

@@ -8,7 +8,7 @@ import type { SwayEventName } from './ipc/message-types.js';
 import { SwayMessage } from './ipc/message-types.js';
 import { swayEventSource } from './ipc/sway-event-stream.js';
 import { SwayIpcClient } from './ipc/sway-ipc-client.js';
-import { parseSwayBinds } from './model/binds.js';
+import { parseSwayBinds, swayBindKeys } from './model/binds.js';
 import { STOP_CHORD_COMMAND, sameSwayKeys, swayChordCommands } from './model/chord.js';
 import { firstFailure, parseAddress, quoteMark, quoteWorkspace } from './model/commands.js';
 import { desktopFromTree, findNode, isWindowNode, SCRATCH_WORKSPACE } from './model/desktop-model.js';
@@ -185,7 +185,7 @@ export class SwayCompositor implements Compositor {
   async binds(): Promise<Bind[]> {
     const { config } = await this.client.requestJson<{ config: string }>(SwayMessage.GET_CONFIG);
     return parseSwayBinds(config ?? '').map(({ combo, action, arg, description, mode }) => ({
-      combo, action, arg, ...(description ? { description } : {}), ...(mode ? { mode } : {}),
+      combo, keys: swayBindKeys(combo), action, arg, ...(description ? { description } : {}), ...(mode ? { mode } : {}),
     }));
   }
 

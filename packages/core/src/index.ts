@@ -4,7 +4,7 @@ export type {
 } from './contracts/desktop.js';
 export type {
   Compositor, CompositorCapability, CompositorEnv, CompositorFactory, DetectResult, HeadlessSpec, EventSubscription, CloseOutcome,
-  LaunchOptions, LaunchResult, Bind, ChordRegistration,
+  LaunchOptions, LaunchResult, Bind, BindKeys, ChordRegistration,
 } from './contracts/compositor.js';
 export { launchWaitExtras } from './contracts/compositor.js';
 export type { Input, PointerButton, KeyCombo } from './contracts/input.js';
@@ -54,6 +54,9 @@ export type { LoadedConfig, ConfigSource, LoadOptions } from './config/load.js';
 export { ENV_VARS, envOverrides, parseConfine, parseAuthGuard, parseAlwaysLoad, DEFAULT_ALWAYS_LOAD } from './config/env.js';
 export type { EnvVarSpec } from './config/env.js';
 export { parseCombo, parseModifiers, formatCombo } from './keys.js';
+export { escapeControlChars } from './text.js';
+export { canonicalKey, lookupKeysym, isControlChar, closestKeyNames, type Keysym } from './keysyms.js';
+export { bindKeysOf, bindReach, bindReachedBy, comboModifiers, compositorModifiers, bindTableOf, STANDARD_KEYCODES, type BindSyntax } from './bind-keys.js';
 export { Pipeline, THEN_VALUES } from './pipeline/pipeline.js';
 export type { PipelineOptions, CallOptions, CallSource, ThenValue } from './pipeline/pipeline.js';
 export { ToolRegistry } from './pipeline/registry.js';

@@ -9,12 +9,16 @@
  *     backspace, delete/del, insert/ins, home, end, pgup/pageup,
  *     pgdn/pagedown, up, down, left, right, menu;
  *   - f1..f35 (case-insensitive) -> F1..F35;
- *   - a single character, literally (`a`, `A`, `/`, `é`);
- *   - any other XKB keysym name, case-sensitively (`XF86AudioPlay`, `KP_Enter`).
- * A literal `+` key is written `plus`.
+ *   - a single character, literally (`a`, `A`, `/`, `é`), never a control character;
+ *   - any other XKB keysym name (`XF86AudioPlay`, `KP_Enter`): the exact name,
+ *     or the only one that matches ignoring case (`xf86audioplay`).
+ * A literal `+` key is written `plus`. Anything else (`Frobnicate`, `"\u0000"`)
+ * is a usage error naming the closest valid names: an unknown name never
+ * reaches a keymap.
  */
 import type { KeyCombo } from './contracts/input.js';
 import { UsageError } from './errors.js';
+import { closestKeyNames, isControlChar, keysymNames, lookupKeysym } from './keysyms.js';
 
 export type Modifier = KeyCombo['modifiers'][number];
 
@@ -28,7 +32,10 @@ const MODIFIERS: Record<string, Modifier> = {
   win: 'logo',
   cmd: 'logo',
   logo: 'logo',
+  mod4: 'logo',
+  mod1: 'alt',
   altgr: 'altgr',
+  mod5: 'altgr',
 };
 
 const KEY_ALIASES: Record<string, string> = {
@@ -81,9 +88,15 @@ function keyName(part: string, source: string): string {
     if (n < 1 || n > 35 || f[1].startsWith('0')) fail(source, `no function key ${JSON.stringify(part)} (F1..F35 exist)`);
     return `F${n}`;
   }
-  if ([...part].length === 1) return part;
-  if (/^[A-Za-z][A-Za-z0-9_]*$/.test(part)) return part;
-  return fail(source, `${JSON.stringify(part)} is not a key name`);
+  if ([...part].length === 1) {
+    if (isControlChar(part)) fail(source, `${JSON.stringify(part)} is a control character, not a key (write the key's name: enter, tab, backspace, esc...)`);
+    return part;
+  }
+  const { keysym, ambiguous } = lookupKeysym(part);
+  if (keysym) return keysym.name;
+  if (ambiguous) fail(source, `${JSON.stringify(part)} names several keys that differ only in case: ${ambiguous.join(', ')}`);
+  const near = closestKeyNames(part, [...keysymNames(), ...Object.keys(KEY_ALIASES)]);
+  return fail(source, `${JSON.stringify(part)} is not a key name (closest: ${near.join(', ')})`);
 }
 
 export function parseCombo(source: string): KeyCombo {
@@ -101,7 +114,7 @@ export function parseCombo(source: string): KeyCombo {
   };
   for (const part of parts.slice(0, -1)) {
     const m = MODIFIERS[part.toLowerCase()];
-    if (!m) fail(source, `${JSON.stringify(part)} is not a modifier (only the last part may be a key)`);
+    if (!m) fail(source, `${JSON.stringify(part)} is not a modifier (only the last part may be a key; closest modifiers: ${closestKeyNames(part, Object.keys(MODIFIERS), 3).join(', ')})`);
     addModifier(m, part);
   }
   const last = parts[parts.length - 1];

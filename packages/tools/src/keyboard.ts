@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { TrustError, Tokens, UsageError, defineTool, fact, parseCombo, result, scaledMs, type KeyCombo, type ToolContext } from '@hypruse/core';
+import { Tokens, UsageError, comboModifiers, defineTool, fact, parseCombo, result, scaledMs, type KeyCombo, type ToolContext } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, snapshot } from './common/desktop.js';
 import { sleep } from './common/pointer.js';
 import { address } from './common/output.js';
+import { refuseCompositorBind } from './common/bind-guard.js';
 
 const keyboardOutput = z.union([
   z.strictObject({ action: z.literal('key'), keys: fact(z.string()), window: address.nullable() }),
@@ -35,39 +36,6 @@ function check(args: Args): KeyCombo | null {
   return parseCombo(args.keys);
 }
 
-function comboKey(c: { modifiers: string[]; key: string | null }): string {
-  const mods = [...c.modifiers].map((m) => (m === 'logo' ? 'super' : m)).sort();
-  return [...mods, (c.key ?? '').toLowerCase()].join('+');
-}
-
-/** A combo that is a compositor binding is refused here (it would run the binding, not reach the app): bindings run through use_bind. */
-async function refuseCompositorBind(ctx: ToolContext, combo: KeyCombo): Promise<void> {
-  const comp = compositorOf(ctx);
-  if (!comp.capabilities.has('binds') || combo.modifiers.length === 0) return;
-  let binds;
-  try {
-    binds = await comp.binds();
-  } catch {
-    return;
-  }
-  const want = comboKey(combo);
-  const hit = binds.find((b) => {
-    try {
-      return comboKey(parseCombo(b.combo.replace(/\s+/g, ''))) === want && !b.mode;
-    } catch {
-      return false;
-    }
-  });
-  if (hit) {
-    throw new TrustError({
-      layer: 'keyboard',
-      code: 'refused.bind',
-      reason: `${combo.source} is a compositor binding (${hit.action} ${hit.arg}); the keyboard tool sends keys to the focused app, and bindings are run with use_bind`,
-      hint: `use use_bind with combo "${hit.combo}"`,
-    });
-  }
-}
-
 export const keyboardTool = defineTool({
   name: 'keyboard',
   title: 'Keyboard',
@@ -88,7 +56,7 @@ export const keyboardTool = defineTool({
       input: 'keyboard',
       windows: target ? [target] : [],
       focusedWindow: !target,
-      ...(args.action === 'type' ? { text: args.text } : { keys: args.keys }),
+      ...(args.action === 'type' ? { text: args.text } : { keys: args.keys, modifiers: [...comboModifiers(combo!)] }),
     };
   },
   async handle(args, ctx) {

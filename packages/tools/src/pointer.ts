@@ -5,15 +5,11 @@ import { lastCursor, moveHeldPointer, positionPointer, sleep } from './common/po
 import { snapshot } from './common/desktop.js';
 import { lastShot, shotToGlobal } from './common/image.js';
 import { pair } from './common/output.js';
+import { assertInLayout, coordNumber } from './common/coords.js';
 
 const BUTTONS = ['left', 'right', 'middle', 'back', 'forward'] as const;
 
-function num(name: string, v: string | number): number {
-  const n = typeof v === 'number' ? v : Number(v.trim());
-  if (typeof v === 'string' && v.trim() === '') throw new UsageError(`${name} is empty; pass a number`);
-  if (!Number.isFinite(n)) throw new UsageError(`${name}=${JSON.stringify(v)} is not a finite number`);
-  return n;
-}
+const num = coordNumber;
 
 /**
  * Accept the malformed pairs models emit (`x: "812,433"` with y missing,
@@ -71,14 +67,7 @@ interface Plan {
   shotWindow: string | null;
 }
 
-function assertOnScreen(name: string, p: Point, monitors: Parameters<typeof monitorAt>[0]): void {
-  if (!monitorAt(monitors, p)) {
-    const b: Rect = layoutBounds(monitors);
-    throw new UsageError(`${name} (${p.x}, ${p.y}) is outside every monitor (the layout spans ${b.x},${b.y} to ${b.x + b.width},${b.y + b.height})`, {
-      hint: 'coordinates are global logical pixels: global = geometry[:2] + image_pixel / scale',
-    });
-  }
-}
+const assertOnScreen = assertInLayout;
 
 /** Image pixels of the last screenshot to global points; the pixel must lie inside that image. */
 function fromImage(ctx: ToolContext, name: string, p: Point | null): Point | null {
@@ -159,6 +148,8 @@ export const pointerTool = defineTool({
     return {
       summary: `${summary}${held}`,
       input: args.action === 'move' ? 'none' : 'pointer',
+      ...(args.action === 'move' ? { hover: true } : {}),
+      ...(p.modifiers.length ? { modifiers: [...p.modifiers] } : {}),
       points: [p.from, p.to].filter((x): x is Point => x !== null),
       ...(observed ? { observed: { address: window, geometry: observed } } : {}),
     };

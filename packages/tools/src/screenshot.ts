@@ -6,6 +6,7 @@ import { findWindow, requirePosition, snapshot } from './common/desktop.js';
 import { assertCapturable, captureFrame, deliverFrame, toplevelIdOf } from './common/image.js';
 import { windowField } from './common/fields.js';
 import { imageMeta } from './common/output.js';
+import { assertInLayout, assertRegionInLayout } from './common/coords.js';
 
 /** "x,y,WxH" or grim's "x,y WxH"; negative origins allowed; sizes must be > 0. */
 export function parseRegion(s: string): Rect {
@@ -54,6 +55,7 @@ export const screenshotTool = defineTool({
     const region = args.region ? parseRegion(args.region) : null;
     const d = await snapshot(ctx);
     if (region) {
+      assertRegionInLayout('region', region, d.monitors);
       const scale = regionScale(d.monitors, region);
       const { frame, stable } = await captureFrame(ctx, { kind: 'region', rect: region, scale }, args.stable);
       return deliverFrame(ctx, frame, { lossless: args.lossless, scale: args.scale, stable, meta: { target: 'region' } });
@@ -108,6 +110,8 @@ export const zoomTool = defineTool({
     const size = parseSize(args.size);
     const d = await snapshot(ctx);
     const point = { x: args.x, y: args.y };
+    // a point off every monitor is refused, not slid to the nearest edge
+    assertInLayout('x,y', point, d.monitors);
     let bounds: Rect;
     if (args.window) bounds = requirePosition(d, findWindow(d, args.window), 'zooming into').geometry;
     else {

@@ -101,7 +101,8 @@ export interface Targets {
 }
 
 /** Every window an acting call will touch, as far as the desktop tells. */
-export function targetsOf(intent: Intent, d: Desktop): Targets {
+/** The windows an intent touches; `hover` counts the windows a bare pointer move passes into as well (confinement). */
+export function targetsOf(intent: Intent, d: Desktop, opts: { hover?: boolean } = {}): Targets {
   const named: Window[] = [];
   const missing: string[] = [];
   for (const a of intent.windows ?? []) {
@@ -111,7 +112,7 @@ export function targetsOf(intent: Intent, d: Desktop): Targets {
   }
   let underPoint: Window[] = [];
   let pointUnknown = false;
-  if (intent.input === 'pointer') {
+  if (intent.input === 'pointer' || (opts.hover && intent.hover)) {
     const pts = pointerPoints(intent, d);
     if (!pts) pointUnknown = true;
     else underPoint = unique(pts.flatMap((p) => windowsAt(d, p)));

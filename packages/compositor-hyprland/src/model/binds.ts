@@ -1,4 +1,4 @@
-import type { Bind } from '@hypruse/core';
+import { bindKeysOf, type Bind, type BindKeys, type BindSyntax } from '@hypruse/core';
 import type { RawBind } from './raw-types.js';
 
 /** Modifier bits as Hyprland reports them, in the order hypruse names them (HYPRUSE-BEHAVIOR §1.11). */
@@ -53,6 +53,30 @@ export function bindChord(b: RawBind): string | null {
   return [...mods.map((m) => CHORD_MODS[m]), key.length === 1 ? key.toLowerCase() : key].join('+');
 }
 
+/**
+ * Hyprland's binding syntax: its modifier names (also the config spellings
+ * WIN, LOGO, MOD4, MOD1, CONTROL), `code:N` keycodes (XKB keycodes, as j/binds
+ * lists them) and the pointer pseudo-keys (mouse:272, mouse_down, switch:...).
+ */
+export const HYPR_BIND_SYNTAX: BindSyntax = {
+  modifiers: {
+    super: 'logo', win: 'logo', logo: 'logo', mod4: 'logo', ctrl: 'ctrl', control: 'ctrl', shift: 'shift',
+    alt: 'alt', mod1: 'alt', caps: 'caps', mod2: 'mod2', mod3: 'mod3', mod5: 'altgr',
+  },
+  pointer: (key) => /^mouse(:\d+|_up|_down|_left|_right)$/i.test(key) || /^switch:/i.test(key),
+  keycode: (key) => {
+    const m = /^code:(\d+)$/i.exec(key);
+    return m ? Number(m[1]) : null;
+  },
+};
+
+/** A bind's keys in the normalized form, from its modmask and key as Hyprland reports them. */
+export function hyprBindKeys(b: RawBind): BindKeys {
+  if (b.mouse) return { kind: 'pointer' };
+  const key = b.key ? b.key : b.keycode ? `code:${b.keycode}` : '';
+  return bindKeysOf([...modmaskNames(b.modmask ?? 0), key].join('+'), HYPR_BIND_SYNTAX);
+}
+
 /** `j/binds` → binds: mouse binds and binds without key or keycode dropped; Lua binds flagged `lua: true`, action `lua`. */
 export function mapBinds(raw: RawBind[] | null | undefined): Bind[] {
   const out: Bind[] = [];
@@ -67,6 +91,7 @@ export function mapBinds(raw: RawBind[] | null | undefined): Bind[] {
       const named = /^HL\.Dispatcher\((.*)\)$/.exec(b.dispatcher ?? '');
       out.push({
         combo,
+        keys: hyprBindKeys(b),
         action: 'lua',
         arg: '',
         lua: true,
@@ -76,7 +101,7 @@ export function mapBinds(raw: RawBind[] | null | undefined): Bind[] {
       });
       continue;
     }
-    out.push({ combo, action: b.dispatcher ?? '', arg: b.arg ?? '', ...(description ? { description } : {}), ...(mode ? { mode } : {}) });
+    out.push({ combo, keys: hyprBindKeys(b), action: b.dispatcher ?? '', arg: b.arg ?? '', ...(description ? { description } : {}), ...(mode ? { mode } : {}) });
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import type { Bind } from '@hypruse/core';
+import { bindKeysOf, type Bind, type BindKeys, type BindSyntax } from '@hypruse/core';
 
 export interface ParsedBind extends Bind {
   /** bindsym or bindcode */
@@ -138,4 +138,26 @@ export function comboKey(combo: string): string {
   const parts = combo.replace(/\s+/g, '').toLowerCase().split('+');
   const key = parts.pop() ?? '';
   return [...parts.sort(), key].join('+');
+}
+
+/**
+ * sway's binding syntax: modifier names as sway accepts them (case-insensitive),
+ * mouse buttons (`button1`..`button9`, `BTN_LEFT`...) and `bindcode` keycodes
+ * (listed as `code:N`, N the XKB keycode sway compares).
+ */
+export const SWAY_BIND_SYNTAX: BindSyntax = {
+  modifiers: {
+    shift: 'shift', lock: 'caps', caps: 'caps', control: 'ctrl', ctrl: 'ctrl', mod1: 'alt', alt: 'alt',
+    mod2: 'mod2', mod3: 'mod3', mod4: 'logo', super: 'logo', mod5: 'altgr',
+  },
+  pointer: (key) => /^button\d+$/i.test(key) || /^BTN_/i.test(key),
+  keycode: (key) => {
+    const m = /^code:(\d+)$/.exec(key);
+    return m ? Number(m[1]) : null;
+  },
+};
+
+/** A sway binding's keys in the normalized form (sway: `Mod4+Shift+q`, `Ctrl+Mod1+code:119`). */
+export function swayBindKeys(combo: string): BindKeys {
+  return bindKeysOf(combo, SWAY_BIND_SYNTAX);
 }

@@ -118,6 +118,7 @@ export const ENV_VARS: EnvVarSpec[] = [
   { name: 'HYPRUSE_JOURNAL', path: 'journal.path', accepted: '1/true/yes/on (default path), 0/false/no/off, or a file path', description: 'Action journal.', parse: parseJournal },
   { name: 'HYPRUSE_JOURNAL_TEXT', path: 'journal.text', accepted: '1/true/yes/on | 0/false/no/off', description: 'Record typed text verbatim.', parse: bool('HYPRUSE_JOURNAL_TEXT') },
   { name: 'HYPRUSE_JOURNAL_MAX_BYTES', path: 'journal.maxBytes', accepted: 'whole number of bytes (0 = never rotate)', description: 'Journal rotation size.', parse: int('HYPRUSE_JOURNAL_MAX_BYTES', 0) },
+  { name: 'HYPRUSE_ALLOW_MODIFIER_KEYS', path: 'allowModifierKeys', accepted: '1/true/yes/on | 0/false/no/off', description: "Under confinement, allow combinations holding the compositor's modifier.", parse: bool('HYPRUSE_ALLOW_MODIFIER_KEYS') },
   { name: 'HYPRUSE_DRYRUN', path: 'dryRun', accepted: '1/true/yes/on | 0/false/no/off', description: 'Rehearse: deliver nothing.', parse: bool('HYPRUSE_DRYRUN') },
   { name: 'HYPRUSE_TAKEOVER_MS', path: 'takeoverMs', accepted: 'whole number of ms, 0 = off', description: 'Takeover pause window.', parse: int('HYPRUSE_TAKEOVER_MS', 0) },
   { name: 'HYPRUSE_INDICATOR', path: 'indicator', accepted: '1/true/yes/on | 0/false/no/off', description: 'On-screen indicator while acting.', parse: bool('HYPRUSE_INDICATOR') },

@@ -42,6 +42,10 @@ export const ConfigSchema = z
       .array(z.string())
       .default([])
       .describe('Confinement scopes: "launched", "class:NAME", "workspace:NAME". Empty = off. Env: HYPRUSE_CONFINE (comma list, e.g. "class:firefox,foot").'),
+    allowModifierKeys: z
+      .boolean()
+      .default(false)
+      .describe("Under confinement, let key combinations and modifier clicks hold the compositor's own modifier (super, and the one most of the person's bindings use). Off: such input is refused (`refused.modifier`), since it is how the person's bindings run. Without confinement it changes nothing (bindings are refused by `refused.bind` either way). Env: HYPRUSE_ALLOW_MODIFIER_KEYS."),
     launch: z
       .object({
         allow: z

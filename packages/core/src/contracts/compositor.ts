@@ -84,8 +84,25 @@ export interface LaunchResult {
   candidates?: Window[];
 }
 
+/**
+ * A binding's keys in the one normalized form every compositor plugin produces
+ * from its own syntax (see `bind-keys.ts` in core): modifiers as hypruse names
+ * them (ctrl, shift, alt, logo, altgr; caps, mod2, mod3 for the rest) and the key
+ * as `canonicalKey` gives it.
+ */
+export type BindKeys =
+  | { kind: 'key'; modifiers: string[]; key: string }
+  /** A raw XKB keycode (evdev + 8): sway bindcode, Hyprland code:N. */
+  | { kind: 'code'; modifiers: string[]; code: number }
+  /** A mouse button, wheel, touchpad or switch: no key press reaches it. */
+  | { kind: 'pointer' }
+  /** Parts the plugin did not understand: matched as widely as what it did understand allows (fail closed). */
+  | { kind: 'unknown'; modifiers: string[]; key: string | null; unknownModifiers: boolean; unknown: string };
+
 export interface Bind {
   combo: string;
+  /** The combo normalized by the plugin; a bind without it is matched as `unknown` (fail closed). */
+  keys?: BindKeys;
   /** dispatcher or command to run */
   action: string;
   arg: string;
@@ -124,6 +141,12 @@ export interface Compositor {
   moveCursor(point: Point): Promise<void>;
   launch(command: string, opts: LaunchOptions): Promise<LaunchResult>;
   binds(): Promise<Bind[]>;
+  /**
+   * The bindings as the compositor's own configuration file gives them, for a
+   * compositor whose IPC cannot list them (no `binds` capability): read only to
+   * keep the keyboard tool from pressing them.
+   */
+  configuredBinds?(): Promise<Bind[] | null>;
   runBind(bind: Bind): Promise<string>;
   /** true/false, or null when the compositor cannot tell. */
   locked(): Promise<boolean | null>;

@@ -35,6 +35,8 @@ export interface Intent {
   windows?: string[];
   /** Global points where pointer input lands. Empty with input 'pointer' = at the current cursor. */
   points?: Point[];
+  /** The pointer only moves over `points` (no button): it still enters the windows there (hover, focus-follows-mouse). */
+  hover?: boolean;
   /** The keyboard target is the focused window (no explicit window). */
   focusedWindow?: boolean;
   /** Name of the control acted on, for the dangerous-action check. */
@@ -42,6 +44,8 @@ export interface Intent {
   /** Text to be typed, or keys pressed. */
   text?: string;
   keys?: string;
+  /** Modifiers held while the input is delivered (a key combination's, a ctrl+click's): hypruse's names (logo = super). */
+  modifiers?: string[];
   workspace?: string;
   command?: string;
   /** The geometry of the window the coordinates were observed on (stale-observation guard). */

@@ -1,4 +1,4 @@
-import { TRUST_ORDER, TrustError, type Desktop, type ToolResult, type TrustCall, type TrustLayer, type Window } from '@hypruse/core';
+import { TRUST_ORDER, Tokens, TrustError, bindTableOf, compositorModifiers, type Desktop, type ToolResult, type TrustCall, type TrustLayer, type Window } from '@hypruse/core';
 import { describeWindow, desktopOf, targetsOf } from '../desktop-view.js';
 import { checkLaunch } from '../launch-allow.js';
 
@@ -94,10 +94,12 @@ async function check(call: TrustCall): Promise<void> {
       );
     }
   }
-  const touchesWindows = intent.input === 'pointer' || intent.focusedWindow || (intent.windows?.length ?? 0) > 0;
+  if (intent.modifiers?.length && !call.config.allowModifierKeys) await checkModifiers(call, intent.modifiers, intent.summary);
+  const touchesWindows = intent.input === 'pointer' || intent.hover || intent.focusedWindow || (intent.windows?.length ?? 0) > 0;
   if (!touchesWindows) return; // launch, workspace switch: never confined
   const d = await desktopOf(call);
-  const t = targetsOf(intent, d);
+  // a bare move enters the windows under it too (hover, and focus follows the mouse on many compositors)
+  const t = targetsOf(intent, d, { hover: true });
   if (t.missing.length) refuse(`window ${t.missing.join(', ')} is not on the desktop, so it cannot be in scope`);
   if (t.pointUnknown) refuse('cannot tell where the cursor is, so cannot check the windows under it', 'pass x and y explicitly');
   const out = (ws: Window[]) => ws.filter((w) => !inScope(w, scopes, d, call.session.launched));
@@ -108,4 +110,32 @@ async function check(call: TrustCall): Promise<void> {
     refuse(`the point is over ${describeWindow(under[0])}, which is outside the confinement scope (every window under the point must be in scope)`);
   }
   if (t.focused && out([t.focused]).length) refuse(`the keys would go to the focused window ${describeWindow(t.focused)}, which is outside the confinement scope`);
+}
+
+const MOD_NAMES: Record<string, string> = { logo: 'super', ctrl: 'ctrl', shift: 'shift', alt: 'alt', altgr: 'altgr' };
+
+/**
+ * Under confinement no input holding the compositor's own modifier (super, and
+ * the modifier most of the person's bindings use) reaches the seat, whatever
+ * the window: such combinations are the person's (bindings, the compositor's
+ * own drag-and-resize modifier), unless the person allowed them
+ * (allowModifierKeys / HYPRUSE_ALLOW_MODIFIER_KEYS). A binding table that
+ * cannot be read leaves super alone refused.
+ */
+async function checkModifiers(call: TrustCall, held: readonly string[], summary: string): Promise<void> {
+  let binds = null;
+  try {
+    binds = await bindTableOf(call.services.get(Tokens.Compositor));
+  } catch {
+    binds = null;
+  }
+  const own = compositorModifiers(binds ?? []);
+  const hit = held.find((m) => own.has(m));
+  if (hit === undefined) return;
+  throw new TrustError({
+    layer: 'confine',
+    code: 'refused.modifier',
+    reason: `under confinement no input holding ${MOD_NAMES[hit] ?? hit} (the compositor's own modifier, which runs the person's bindings) reaches the seat: ${summary}`,
+    hint: 'send keys without that modifier; the person can allow such combinations with allowModifierKeys (HYPRUSE_ALLOW_MODIFIER_KEYS=1)',
+  });
 }

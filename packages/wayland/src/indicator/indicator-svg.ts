@@ -6,7 +6,7 @@
  * cheap (a full-monitor buffer costs hundreds of ms under load). Pure, so
  * placement is tested without a compositor.
  */
-import type { Point, Rect } from '@hypruse/core';
+import { escapeControlChars, type Point, type Rect } from '@hypruse/core';
 
 /** Accent of the glow, the rings and the pill's border (a violet that few applications use). */
 export const INDICATOR_ACCENT = '#b640ff';
@@ -25,13 +25,14 @@ const LABEL_PAD_X = 12;
 export const LABEL_HEIGHT = 28;
 export const LABEL_TOP = 16;
 
+/** XML text of a label: control characters (not allowed in XML, even as references) shown as escapes. */
 function escapeXml(s: string): string {
-  return s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
+  return escapeControlChars(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
 }
 
 /** The label pill's box on a monitor `width` logical px wide (output-local, whole px). */
 export function labelBox(width: number, label: string): Rect {
-  const w = Math.min(width - 2 * GLOW_DEPTH, Math.ceil([...label].length * CHAR_ADVANCE) + 2 * LABEL_PAD_X);
+  const w = Math.min(width - 2 * GLOW_DEPTH, Math.ceil([...escapeControlChars(label)].length * CHAR_ADVANCE) + 2 * LABEL_PAD_X);
   return { x: Math.round((width - w) / 2), y: LABEL_TOP, width: w, height: LABEL_HEIGHT };
 }
 

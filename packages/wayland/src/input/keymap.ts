@@ -8,7 +8,7 @@
  * level, so no modifier is needed to produce a character: `A` is its own key.
  * Types and compat come from the compositor's `complete` set.
  */
-import type { KeyCombo } from '@hypruse/core';
+import { STANDARD_KEYCODES, type KeyCombo } from '@hypruse/core';
 
 export type Modifier = KeyCombo['modifiers'][number];
 
@@ -21,29 +21,8 @@ export const MODIFIER_KEYS: Record<Modifier, { code: number; keysym: string; rea
   altgr: { code: 108, keysym: 'ISO_Level3_Shift', realMod: 'Mod5', mask: 128 },
 };
 
-/** Named keys at their standard XKB keycodes (evdev + 8). */
-const NAMED: Array<[string, number]> = [
-  ['Escape', 9], ['BackSpace', 22], ['Tab', 23], ['Return', 36], ['space', 65], ['Caps_Lock', 66],
-  ['F1', 67], ['F2', 68], ['F3', 69], ['F4', 70], ['F5', 71], ['F6', 72], ['F7', 73], ['F8', 74], ['F9', 75], ['F10', 76],
-  ['F11', 95], ['F12', 96], ['KP_Enter', 104], ['Print', 107], ['Home', 110], ['Up', 111], ['Page_Up', 112], ['Left', 113],
-  ['Right', 114], ['End', 115], ['Down', 116], ['Page_Down', 117], ['Insert', 118], ['Delete', 119], ['Pause', 127],
-  ['Menu', 135], ['F13', 191], ['F14', 192], ['F15', 193], ['F16', 194], ['F17', 195], ['F18', 196], ['F19', 197],
-  ['F20', 198], ['F21', 199], ['F22', 200], ['F23', 201], ['F24', 202],
-];
-
-/** US letters and digits at their usual keycodes, so layout-independent shortcuts (ctrl+c) match. */
-const US_ROWS: Array<[string, number]> = [
-  ...[...'1234567890'].map((c, i) => [c, 10 + i] as [string, number]),
-  ...[...'qwertyuiop'].map((c, i) => [c, 24 + i] as [string, number]),
-  ...[...'asdfghjkl'].map((c, i) => [c, 38 + i] as [string, number]),
-  ...[...'zxcvbnm'].map((c, i) => [c, 52 + i] as [string, number]),
-];
-
-export const BASE_KEYS: ReadonlyMap<string, number> = new Map<string, number>([
-  ...Object.values(MODIFIER_KEYS).map((m) => [m.keysym, m.code] as [string, number]),
-  ...NAMED,
-  ...US_ROWS,
-]);
+/** The modifiers, the common named keys, US letters and digits at their standard XKB keycodes (one table, in core). */
+export const BASE_KEYS: ReadonlyMap<string, number> = STANDARD_KEYCODES;
 
 const USED = new Set(BASE_KEYS.values());
 /** Free keycodes for extra keysyms: everything from 9 to 255 not used above. */

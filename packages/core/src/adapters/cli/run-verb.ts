@@ -6,6 +6,7 @@ import { validateArgs } from '../../pipeline/validate.js';
 import { errorText, resultJson, resultText } from '../render.js';
 import { parseVerbArgs, verbHelp } from './schema.js';
 import { reportUsage } from './precheck.js';
+import { escapeControlChars } from '../../text.js';
 
 export interface VerbIO {
   out: (s: string) => void;
@@ -17,8 +18,9 @@ export interface VerbIO {
 }
 
 export const defaultIO: VerbIO = {
-  out: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
-  err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+  // what windows, apps and agents wrote reaches a terminal here: control characters shown as escapes
+  out: (s) => process.stdout.write(escapeControlChars(s.endsWith('\n') ? s : `${s}\n`, '\n\t')),
+  err: (s) => process.stderr.write(escapeControlChars(s.endsWith('\n') ? s : `${s}\n`, '\n\t')),
   stdin: () => readFileSync(0, 'utf8').replace(/\n$/, ''),
 };
 
