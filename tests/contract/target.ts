@@ -16,6 +16,11 @@ export interface ContractEnv {
   spareWorkspace: string;
   /** Kill the event connection from the server side (to test reconnection); null if the target cannot. */
   dropEvents: (() => Promise<void>) | null;
+  /**
+   * Put a layer-shell surface with this namespace on the overlay level (a locker, a launcher) and return how to remove it;
+   * null if the target cannot (it then lists what the session has).
+   */
+  openLayer: ((namespace: string) => Promise<() => Promise<void>>) | null;
   stop(): Promise<void>;
 }
 

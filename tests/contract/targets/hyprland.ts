@@ -54,6 +54,10 @@ export const target: ContractTarget = {
       dropEvents: async () => {
         sim.dropEventClients();
       },
+      openLayer: async (namespace) => {
+        sim.openLayer(namespace, 3);
+        return async () => sim.closeLayer(namespace);
+      },
       async stop() {
         await compositor.dispose();
         for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');

@@ -62,6 +62,10 @@ export const target: ContractTarget = {
       dropEvents: async () => {
         sim.dropEventStreams();
       },
+      openLayer: async (namespace) => {
+        sim.addLayer({ namespace, output: 'DP-1', layer: 'Overlay', keyboard_interactivity: 'Exclusive' });
+        return async () => sim.removeLayer(namespace);
+      },
       async stop() {
         await compositor.dispose();
         await sim.stop(); // hangs up on every fake client: they exit

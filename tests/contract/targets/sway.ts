@@ -42,6 +42,7 @@ export const target: ContractTarget = {
       launchCommand: "foot -a hypruse.contract.launch -T 'contract launch'",
       slowLaunchCommand: slowLaunchCommand('exec foot -a "$APP" -T "$TITLE"'),
       spareWorkspace: 'hypruse-contract',
+      openLayer: null,
       dropEvents: async () => {
         if (proxy.dropEventConnections() === 0) throw new Error('sway target: there was no event connection to drop');
       },

@@ -21,6 +21,8 @@ export function realContractEnv(
   const where = c === 'hyprland' ? 'hyprctl clients' : "sway's tree";
   return {
     compositor,
+    // no layer-shell client in the guest: C-LAYERS checks the kinds of what the session lists
+    openLayer: null,
     async spawnWindow(o) {
       const args = ['-a', o.appId ?? 'hypruse.contract', '-T', o.title ?? 'contract window'];
       // The terminal names its window from the program inside (OSC 2), like an app titling its window late.
