@@ -4,13 +4,14 @@
 // and nothing of the agent's may appear there. Effects are read from outside
 // hypruse: the desk's sway and the person's sway over IPC, files the apps
 // wrote, /proc by the recorded pids.
+import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { scaledMs } from '@hypruse/core';
 import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import {
-  deskServer, deskStatus, hypruse, personEnv, personRuntimeDir, pidsWithEnv, removeDir, running, swayWindows, type DeskStatus, type DeskUser,
+  deskServer, deskStatus, hypruse, monitorCommand, personEnv, personRuntimeDir, pidsWithEnv, removeDir, running, swayWindows, type DeskStatus, type DeskUser,
 } from '../support/desk.js';
 import type { Server } from '../support/server.js';
 
@@ -78,7 +79,7 @@ describe.skipIf(!desk)('private desks', () => {
   it('desk start (CLI): its own 0700 runtime dir, buses and sway; a server using it launches there, never on the person\'s session; desk stop ends every process by pid', async () => {
     const { dir, env } = freshPerson();
     const before = await personWindows();
-    const started = await hypruse(user!, env, ['desk', 'start', 'alpha', '--json']);
+    const started = await hypruse(user!, env, ['desk', 'start', 'alpha', '--size', '1024x768', '--json']);
     expect(started.code, started.stderr).toBe(0);
     const [d] = (await deskStatus(user!, env)).filter((x) => x.name === 'alpha');
     expect(d, 'desk status lists it').toBeTruthy();
@@ -93,7 +94,7 @@ describe.skipIf(!desk)('private desks', () => {
     for (const r of Object.values(d!.pids)) expect(running(r), `pid ${r.pid}`).toBe(true);
     expect(Object.keys(d!.pids).sort()).toEqual(['a11y', 'compositor', 'dbus']);
     const outputs = await (await import('../support/desk.js')).swayAt<Array<{ name: string; rect: { width: number; height: number } }>>(d!.env.SWAYSOCK, '-t', 'get_outputs');
-    expect(outputs.map((o) => [o.name, o.rect.width, o.rect.height])).toEqual([['HEADLESS-1', 1280, 800]]);
+    expect(outputs.map((o) => [o.name, o.rect.width, o.rect.height])).toEqual([['HEADLESS-1', 1024, 768]]);
 
     const server = await deskServer(user!, { ...env, HYPRUSE_DESK: 'alpha' });
     servers.push(server);
@@ -112,6 +113,29 @@ describe.skipIf(!desk)('private desks', () => {
     expect(after.some((w) => w.title.startsWith('desk alpha') || w.pid === appPid || w.pid === left.pid)).toBe(false);
     await server.close();
     servers.splice(servers.indexOf(server), 1);
+
+    // the monitor page shows the desk (its one 1024x768 output), not the person's session
+    const monitor = spawn(...monitorCommand(user!, { ...env, HYPRUSE_DESK: 'alpha' }), { stdio: ['ignore', 'pipe', 'pipe'] });
+    let said = '';
+    monitor.stdout!.on('data', (b: Buffer) => (said += b.toString()));
+    try {
+      const url = (await waitFor(() => /^monitor page: (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]+\/)$/m.exec(said)?.[1], 20000, 'the monitor address'))!;
+      // frames are captured while a page listens to the events stream
+      const listening = new AbortController();
+      void fetch(`${url}events`, { signal: listening.signal }).catch(() => undefined);
+      onTestFinished(() => listening.abort());
+      const frame = await waitFor(async () => {
+        const r = await fetch(`${url}frame/HEADLESS-1`);
+        return r.status === 200 ? r : null;
+      }, 20000, "a frame of the desk's output");
+      const g = JSON.parse(frame.headers.get('x-hypruse-frame')!).geometry;
+      expect(Array.isArray(g) ? g : [g.x, g.y, g.width, g.height]).toEqual([0, 0, 1024, 768]);
+      const none = await fetch(`${url}frame/HEADLESS-2`); // the person's second monitor is not the desk's
+      expect(none.status).toBe(404);
+      expect(await none.text()).toContain('outputs: HEADLESS-1');
+    } finally {
+      monitor.kill('SIGTERM');
+    }
 
     const stopped = await hypruse(user!, env, ['desk', 'stop', 'alpha']);
     expect(stopped.code, stopped.stderr).toBe(0);

@@ -83,6 +83,11 @@ export function hypruse(user: DeskUser, env: Record<string, string>, args: strin
   });
 }
 
+/** `hypruse monitor` as the user with exactly `env`: [command, args] for spawn. */
+export function monitorCommand(user: DeskUser, env: Record<string, string>): [string, string[]] {
+  return asUser(user, env, [process.execPath, BIN, 'monitor']);
+}
+
 /** The MCP server as the user, over stdio, with exactly `env`. */
 export async function deskServer(user: DeskUser, env: Record<string, string>): Promise<Server> {
   const [command, args] = asUser(user, env, [process.execPath, BIN]);
