@@ -20,7 +20,7 @@ describe('MCP result guard', () => {
 
   it('leaves a result within the limits untouched', () => {
     const content = [{ type: 'text' as const, text: 'a'.repeat(max - 40) }];
-    const r = fitResult('t', content, { text: [content[0].text] }, limits, { runtimeDir: dir(), valid: () => true });
+    const r = fitResult('t', content, { text: [content[0].text] }, limits, { env: { XDG_RUNTIME_DIR: dir() }, valid: () => true });
     expect(r.cuts).toEqual([]);
     expect(r.content).toEqual(content);
   });
@@ -29,7 +29,7 @@ describe('MCP result guard', () => {
     const lines = Array.from({ length: 2000 }, (_, i) => `line ${i} ${'x'.repeat(i % 50)}`);
     const blocks = [{ type: 'text' as const, text: 'headline' }, { type: 'text' as const, text: lines.join('\n') }];
     const rt = dir();
-    const r = fitResult('get_text', blocks, { text: blocks.map((b) => b.text) }, limits, { runtimeDir: rt, valid: () => true });
+    const r = fitResult('get_text', blocks, { text: blocks.map((b) => b.text) }, limits, { env: { XDG_RUNTIME_DIR: rt }, valid: () => true });
     const shown = text(r.content);
     expect(shown.join('').length).toBeLessThanOrEqual(max);
     const note = shown.at(-1)!;
@@ -50,21 +50,21 @@ describe('MCP result guard', () => {
 
   it('shortens long structured lists only into what the schema accepts', () => {
     const items = Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `element ${i}` }));
-    const r = fitResult('ui', [{ type: 'text', text: 'short' }], { elements: items, window: 'w' }, limits, { runtimeDir: dir(), valid: (v) => typeof v.window === 'string' });
+    const r = fitResult('ui', [{ type: 'text', text: 'short' }], { elements: items, window: 'w' }, limits, { env: { XDG_RUNTIME_DIR: dir() }, valid: (v) => typeof v.window === 'string' });
     expect(JSON.stringify(r.structuredContent).length).toBeLessThanOrEqual(max);
     const kept = r.structuredContent.elements as typeof items;
     expect(kept.length).toBeGreaterThan(10);
     expect(kept).toEqual(items.slice(0, kept.length));
     expect(text(r.content).at(-1)).toMatch(/structured result held \d+ characters/);
     // a schema that refuses every shorter form keeps the result whole rather than break it
-    const refused = fitResult('ui', [{ type: 'text', text: 'short' }], { elements: items }, limits, { runtimeDir: dir(), valid: () => false });
+    const refused = fitResult('ui', [{ type: 'text', text: 'short' }], { elements: items }, limits, { env: { XDG_RUNTIME_DIR: dir() }, valid: () => false });
     expect(refused.structuredContent.elements).toHaveLength(3000);
   });
 
   it('an image that would break the byte limit is saved as a file, never put into text as base64', () => {
     const data = Buffer.alloc(90_000, 7).toString('base64');
     const rt = dir();
-    const r = fitResult('screenshot', [{ type: 'image', data, mimeType: 'image/jpeg' }, { type: 'text', text: 'meta' }], { path: null }, limits, { runtimeDir: rt, valid: () => true });
+    const r = fitResult('screenshot', [{ type: 'image', data, mimeType: 'image/jpeg' }, { type: 'text', text: 'meta' }], { path: null }, limits, { env: { XDG_RUNTIME_DIR: rt }, valid: () => true });
     expect(r.content.some((b) => b.type === 'image')).toBe(false);
     const t = text(r.content).join('\n');
     const file = /read this file to view it: (\S+)/.exec(t)![1];
@@ -72,7 +72,7 @@ describe('MCP result guard', () => {
     expect(t).not.toContain(data.slice(0, 100));
     expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThan(limits.maxBytes);
     // a small image stays an image block
-    const small = fitResult('screenshot', [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }], {}, limits, { runtimeDir: rt, valid: () => true });
+    const small = fitResult('screenshot', [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }], {}, limits, { env: { XDG_RUNTIME_DIR: rt }, valid: () => true });
     expect(small.content[0].type).toBe('image');
   });
 });

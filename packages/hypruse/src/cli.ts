@@ -15,6 +15,7 @@ async function help(): Promise<string> {
     '',
     'Usage:',
     '  hypruse                    run the MCP server on stdio (also: hypruse serve)',
+    '  hypruse serve --http       serve MCP over Streamable HTTP on 127.0.0.1 with a bearer token (--host, --port)',
     '  hypruse <verb> [action] [--flags] [--json] [--dry-run]',
     '  hypruse <verb> --help      flags of one verb',
     '',

@@ -155,6 +155,16 @@ export const ConfigSchema = z
           .max(100_000_000)
           .default(1_000_000)
           .describe('Most bytes of one serialized tool result; an inline image that would exceed it is saved as a file instead. 1 MB is Claude Desktop\'s limit.'),
+        http: z
+          .object({
+            host: z.string().default('127.0.0.1').describe('Address `hypruse serve --http` listens on. Anything but a loopback address exposes the seat to the network: prefer an SSH tunnel.'),
+            port: z.number().int().min(0).max(65535).default(8765).describe('Port of `hypruse serve --http` (0 = any free port; the address is printed).'),
+            allowedHosts: z.array(z.string()).default([]).describe('More `host:port` values the Host header may name (a tunnel\'s local name and port when it differs); anything else is refused (DNS rebinding).'),
+            maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1_000_000).describe('Largest request body the seat reads.'),
+            requestsPerMinute: z.number().int().min(1).max(100_000).default(600).describe('Requests the seat takes in a minute, refused ones included; more are answered 429.'),
+          })
+          .prefault({})
+          .describe('Serving MCP over Streamable HTTP (`hypruse serve --http`): a bearer token generated at each start, printed once and kept 0600 in the runtime directory.'),
       })
       .prefault({})
       .describe('The MCP server.'),

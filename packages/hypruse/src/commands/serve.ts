@@ -77,8 +77,8 @@ async function shutdown(): Promise<void> {
   await Promise.all([session.dispose(), journalSessionStop(session.config, VERSION, session.env)]);
 }
 
-/** Release held input and dispose on every way out: signals, stdin closing. */
-function installShutdown(): void {
+/** Release held input and dispose on every way out: signals, stdin closing (on stdio). */
+function installShutdown(onStdinClose = true): void {
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
@@ -88,18 +88,99 @@ function installShutdown(): void {
     process.exit(code);
   };
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void stop(0));
-  process.stdin.on('close', () => void stop(0));
+  if (onStdinClose) process.stdin.on('close', () => void stop(0));
   process.on('uncaughtException', (err) => {
     process.stderr.write(`hypruse: uncaught: ${err.stack ?? err.message}\n`);
     void stop(1);
   });
 }
 
+/** `--http [--host ADDR] [--port N]`: what was asked, or a usage error. */
+export function parseServeArgs(argv: string[]): { http: boolean; host?: string; port?: number } | { error: string } {
+  const out: { http: boolean; host?: string; port?: number } = { http: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    if (flag === '--http') out.http = true;
+    else if (flag === '--host' || flag === '--port') {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') return { error: `${flag} needs a value` };
+      if (flag === '--host') out.host = v;
+      else {
+        if (!/^\d+$/.test(v) || Number(v) > 65535) return { error: `--port ${JSON.stringify(v)} is not a port (0..65535)` };
+        out.port = Number(v);
+      }
+    } else return { error: `unknown option ${a}; accepted: --http, --host ADDR, --port N` };
+  }
+  if ((out.host !== undefined || out.port !== undefined) && !out.http) return { error: '--host and --port go with --http' };
+  return out;
+}
+
+/** Where the seat's token is kept: hypruse's private runtime folder (0700), the file 0600. */
+async function storeToken(token: string, port: number): Promise<string> {
+  const [{ join }, { privateRuntimeDir, writeFileExclusiveSync }] = await Promise.all([import('node:path'), import('@hypruse/core')]);
+  const file = join(privateRuntimeDir(process.env), `http-${port}.token`);
+  writeFileExclusiveSync(file, `${token}\n`);
+  return file;
+}
+
+/** `hypruse serve --http`: MCP over Streamable HTTP, every request behind the seat's guard. */
+async function serveHttp(args: { host?: string; port?: number }): Promise<number> {
+  let loaded: LoadedConfig;
+  try {
+    loaded = await (await import('@hypruse/core/config')).loadConfig({});
+  } catch (err) {
+    const { errorText, toHypruseError } = await import('@hypruse/core');
+    process.stderr.write(`hypruse: ${errorText(toHypruseError(err))}\n`);
+    return 2;
+  }
+  installShutdown(false);
+  const cfg = loaded.config.mcp.http;
+  const host = args.host ?? cfg.host;
+  const { randomBytes } = await import('node:crypto');
+  const token = randomBytes(32).toString('base64url');
+  const { createMcpServer, serveHttpSeat } = await import('@hypruse/core/mcp');
+  const origin = { value: null as string | null };
+  if (loaded.config.monitor.serve) await serveMonitor(loaded, origin);
+  const identity = { name: 'hypruse', version: VERSION, config: loaded.config, compositor: null };
+  const session = lazySession(loaded, () => origin.value);
+  let seat;
+  try {
+    seat = await serveHttpSeat({
+      host,
+      port: args.port ?? cfg.port,
+      token,
+      allowedHosts: cfg.allowedHosts,
+      maxBodyBytes: cfg.maxBodyBytes,
+      requestsPerMinute: cfg.requestsPerMinute,
+      makeServer: () => createMcpServer({ ...identity, session }),
+    });
+  } catch (err) {
+    process.stderr.write(`hypruse: cannot listen on ${host}:${args.port ?? cfg.port}: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const file = await storeToken(token, seat.port);
+  if (!['127.0.0.1', '::1', 'localhost'].includes(host)) process.stderr.write(`hypruse: warning: listening on ${host}, not only this machine: anyone who can reach it and has the token drives this desktop; prefer an SSH tunnel\n`);
+  process.stderr.write(`hypruse: MCP over HTTP at ${seat.url} (Authorization: Bearer ${token}); the token is also in ${file}\n`);
+  // the session now, so the first request finds the desktop ready
+  void session().catch(() => undefined);
+  await new Promise<never>(() => undefined);
+  return 0;
+}
+
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'run the MCP server on stdio (the default with no arguments)',
-  usage: 'hypruse [serve]',
-  async run() {
+  summary: 'run the MCP server on stdio (the default with no arguments), or over HTTP with --http',
+  usage: 'hypruse [serve] [--http [--host ADDR] [--port N]]',
+  async run(argv = []) {
+    if (argv.length) {
+      const parsed = parseServeArgs(argv);
+      if ('error' in parsed) {
+        process.stderr.write(`hypruse: usage: ${parsed.error}\n`);
+        return 2;
+      }
+      if (parsed.http) return serveHttp(parsed);
+    }
     // stdin is read from now on, and `initialize` is answered by the front as soon as what its
     // reply depends on (read-only, dry-run) is known: with no configuration file that is the
     // environment alone, and the configuration (zod), the SDK and the tools load after the reply

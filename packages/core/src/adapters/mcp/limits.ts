@@ -5,8 +5,9 @@
  * this guard cuts whatever still exceeds the limits, says so in the result and how to read the rest, and
  * moves an inline image that would break the byte limit into a file. Images are never put into text.
  */
-import { mkdirSync, readdirSync, statSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir, privateRuntimeDir, writeFileExclusiveSync } from '../../private-files.js';
 
 /** Characters per token the guard counts with (a low estimate for English text and JSON, so it errs safe). */
 export const CHARS_PER_TOKEN = 3.5;
@@ -40,15 +41,13 @@ export interface Fitted {
   cuts: string[];
 }
 
-/** Where the whole text of a cut result, or an image moved out of a result, is kept (0700 dir, 0600 files, newest 20). */
-function keepFile(dir: string | null, tool: string, ext: string, data: string | Buffer): string | null {
-  if (!dir) return null;
+/** Where the whole text of a cut result, or an image moved out of a result, is kept (a private 0700 folder, 0600 files, newest 20). */
+function keepFile(env: NodeJS.ProcessEnv | null, tool: string, ext: string, data: string | Buffer): string | null {
+  if (!env) return null;
   try {
-    const d = join(dir, 'hypruse', 'results');
-    mkdirSync(d, { recursive: true, mode: 0o700 });
-    chmodSync(d, 0o700);
+    const d = ensurePrivateDir(join(privateRuntimeDir(env), 'results'));
     const path = join(d, `${tool}-${Date.now()}-${process.pid}-${++seq}.${ext}`);
-    writeFileSync(path, data, { mode: 0o600, flag: 'wx' });
+    writeFileExclusiveSync(path, data);
     const old = readdirSync(d)
       .map((f) => join(d, f))
       .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
@@ -107,7 +106,7 @@ export function fitResult(
   content: Block[],
   structuredContent: Record<string, unknown>,
   limits: ResultLimits,
-  opts: { runtimeDir: string | null; valid: (v: Record<string, unknown>) => boolean },
+  opts: { env: NodeJS.ProcessEnv | null; valid: (v: Record<string, unknown>) => boolean },
 ): Fitted {
   const cuts: string[] = [];
   const max = charLimit(limits);
@@ -121,7 +120,7 @@ export function fitResult(
   if (imageBytes && imageBytes + textBytes + structuredBytes + 1000 > limits.maxBytes) {
     blocks = blocks.map((b) => {
       if (b.type !== 'image') return b;
-      const file = keepFile(opts.runtimeDir, tool, b.mimeType === 'image/png' ? 'png' : 'jpg', Buffer.from(b.data, 'base64'));
+      const file = keepFile(opts.env, tool, b.mimeType === 'image/png' ? 'png' : 'jpg', Buffer.from(b.data, 'base64'));
       cuts.push(`image -> ${file ?? 'dropped'}`);
       return {
         type: 'text' as const,
@@ -136,7 +135,7 @@ export function fitResult(
   let note: string | null = null;
   if (total > max) {
     const all = blocks.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
-    const file = keepFile(opts.runtimeDir, tool, 'txt', all);
+    const file = keepFile(opts.env, tool, 'txt', all);
     const room = max - 600;
     const kept: Block[] = [];
     // `used`: where the file goes on after what is shown (the blocks are joined by a newline in it)

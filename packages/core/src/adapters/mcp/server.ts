@@ -9,7 +9,6 @@ import { outputJsonSchema, outputMismatch } from '../output-schema.js';
 import { errorText, resultJson } from '../render.js';
 import { serverIdentity } from './front.js';
 import { fitResult, toolTextBudget, type ResultLimits } from './limits.js';
-import { runtimeDir } from '../../runtime.js';
 
 /** What the handlers need from a session. */
 export interface McpSession {
@@ -160,7 +159,7 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
       if (wrong) throw new HypruseError('error.internal', `hypruse bug: the ${name} result does not match its output schema (${wrong})`);
       const tool = pipeline.registry.get(name);
       const fitted = fitResult(name, contentOf(r), structuredContent, limits, {
-        runtimeDir: runtimeDir(process.env),
+        env: process.env,
         valid: (v) => outputMismatch(tool, v) === null,
       });
       return { content: fitted.content, structuredContent: fitted.structuredContent };
@@ -169,7 +168,7 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
       const limits: ResultLimits = { maxTokens: config.mcp.maxResultTokens, maxBytes: config.mcp.maxResultBytes };
       return {
         isError: true,
-        content: fitResult(name, [{ type: 'text', text: errorText(e) }], {}, limits, { runtimeDir: runtimeDir(process.env), valid: () => true }).content,
+        content: fitResult(name, [{ type: 'text', text: errorText(e) }], {}, limits, { env: process.env, valid: () => true }).content,
         // not structuredContent: clients validate it against the tool's outputSchema even on errors
         _meta: { 'hypruse/error': { category: e.category, code: e.code, message: e.message, hint: e.hint ?? null, ...(e.data ? { data: e.data } : {}) } },
       };
@@ -202,3 +201,5 @@ function backgroundDescription(tool: AnyTool): string {
   const head = b.mode === 'yes' ? 'Works in background mode' : b.mode === 'a11y' ? 'Background mode (on): works through accessibility alone' : 'Background mode (on): refused';
   return `${tool.description} ${head}: ${b.note}.`;
 }
+
+export { serveHttpSeat, checkSeatRequest, seatHosts, RateLimit, type HttpSeatOptions } from './http.js';
