@@ -129,7 +129,8 @@ describe('the npm package', () => {
     }));
     await new Promise<void>((r) => server.listen(sock, r));
     try {
-      const env = { ...bareEnv(), EXAMPLEWM_SOCKET: sock };
+      // the person's config names the plugin (a project config's plugins load only from a folder the person trusts)
+      const env = { ...bareEnv(), EXAMPLEWM_SOCKET: sock, HYPRUSE_CONFIG: join(app, 'hypruse.config.json') };
       const run = (...args: string[]) =>
         new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
           // async spawn: the test-local server must keep answering meanwhile

@@ -41,6 +41,8 @@ describe('the config file pre-scan (mayHaveConfigFile) never misses a file cosmi
     for (const dir of [cwd, join(home, 'project')]) {
       const d = mkdtempSync(join(dir, 'x-'));
       put(join(d, place), text);
+      // an executable project config runs only from a folder the person trusts
+      if (/\.(js|mjs|cjs|ts|mts|cts)$/.test(place)) put(join(home, '.config', 'hypruse', 'config.json'), JSON.stringify({ trustedProjectDirs: [d] }));
       expect(mayHaveConfigFile(d, env())).toBe(true);
       expect((await loadConfig({ cwd: d, env: env() })).config.strict).toBe(true);
     }

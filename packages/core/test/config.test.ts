@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,17 +25,21 @@ describe('config precedence: default < file < env', () => {
     expect(r.sources['screenshot.mode']).toBe('default');
   });
 
-  it('reads hypruse.config.ts through the TS loader and records the source', async () => {
-    const d = dir({ 'hypruse.config.ts': "const n: number = 1234567;\nexport default { screenshot: { maxImageBytes: n }, strict: true };\n" });
-    const r = await loadConfig({ cwd: d, env: env() });
-    expect(r.file).toBe(join(d, 'hypruse.config.ts'));
+  it('reads the person\'s config.ts through the TS loader and records the source', async () => {
+    const e = env();
+    const d = dir({});
+    mkdirSync(join(e.HOME, '.config', 'hypruse'), { recursive: true });
+    writeFileSync(join(e.HOME, '.config', 'hypruse', 'config.ts'), "const n: number = 1234567;\nexport default { screenshot: { maxImageBytes: n }, strict: true };\n");
+    const r = await loadConfig({ cwd: d, env: e });
+    expect(r.file).toBe(join(e.HOME, '.config', 'hypruse', 'config.ts'));
+    expect(r.project).toBeNull();
     expect(r.config.screenshot.maxImageBytes).toBe(1234567);
     expect(r.config.strict).toBe(true);
     expect(r.sources['screenshot.maxImageBytes']).toBe('file');
     expect(r.sources['screenshot.mode']).toBe('default');
   });
 
-  it('lets the environment override the file', async () => {
+  it('lets the environment override the file (a project\'s neutral value too)', async () => {
     const d = dir({ 'hypruse.config.json': JSON.stringify({ screenshot: { mode: 'file' }, readonly: false }) });
     const r = await loadConfig({ cwd: d, env: env({ HYPRUSE_SCREENSHOT_MODE: 'image', HYPRUSE_READONLY: 'yes' }) });
     expect(r.config.screenshot.mode).toBe('image');
@@ -46,7 +50,11 @@ describe('config precedence: default < file < env', () => {
   it('honours HYPRUSE_CONFIG and the package.json key', async () => {
     const d = dir({ 'elsewhere/my.json': JSON.stringify({ mark: true }), 'package.json': JSON.stringify({ name: 'x', hypruse: { clipboard: true } }) });
     expect((await loadConfig({ cwd: d, env: env({ HYPRUSE_CONFIG: join(d, 'elsewhere/my.json') }) })).config.mark).toBe(true);
-    expect((await loadConfig({ cwd: d, env: env() })).config.clipboard).toBe(true);
+    // a project config (package.json key) cannot turn the clipboard on: only the person can
+    const r = await loadConfig({ cwd: d, env: env() });
+    expect(r.config.clipboard).toBe(false);
+    expect(r.project).toBe(join(d, 'package.json'));
+    expect(r.ignored).toEqual([{ path: join(d, 'package.json'), reason: 'clipboard: only the person turns it on (a permission)' }]);
   });
 });
 
@@ -79,9 +87,65 @@ describe('bad configuration is a usage error (exit 2) naming the file, key and v
 
   it('reports a TS file that does not compile', async () => {
     const d = dir({ 'hypruse.config.ts': 'export default {{{' });
-    const err = await loadConfig({ cwd: d, env: env() }).catch((e) => e);
+    const err = await loadConfig({ cwd: d, env: env({ HYPRUSE_CONFIG: join(d, 'hypruse.config.ts') }) }).catch((e) => e);
     expect(err.code).toBe('usage.config');
     expect(err.message).toContain('hypruse.config.ts');
+  });
+});
+
+describe('a project config (working directory) only tightens the person\'s limits', () => {
+  const person = (e: { HOME: string }, cfg: Record<string, unknown>) => {
+    mkdirSync(join(e.HOME, '.config', 'hypruse'), { recursive: true });
+    writeFileSync(join(e.HOME, '.config', 'hypruse', 'config.json'), JSON.stringify(cfg));
+  };
+
+  it('reads both files: a looser project value is ignored and said so, a stricter one is taken', async () => {
+    const e = env();
+    person(e, { readonly: true, confine: ['launched', 'class:foot'], launch: { allow: ['zenity', 'foot'] }, authGuard: 'on', policy: { firefox: 'click' } });
+    const d = dir({ '.hypruserc.json': JSON.stringify({ readonly: false, confine: ['class:foot'], launch: { allow: ['foot', 'bash'] }, authGuard: 'off', strict: true, policy: { firefox: 'full', foot: 'view' }, stopChord: 'off', takeoverMs: 0 }) });
+    const r = await loadConfig({ cwd: d, env: e, warn: () => undefined });
+    expect(r.file).toBe(join(e.HOME, '.config', 'hypruse', 'config.json'));
+    expect(r.project).toBe(join(d, '.hypruserc.json'));
+    expect(r.config).toMatchObject({ readonly: true, confine: ['class:foot'], launch: { allow: ['foot'] }, authGuard: 'on', strict: true, policy: { firefox: 'click', foot: 'view' }, stopChord: 'super+alt+Escape', takeoverMs: 1500 });
+    expect(r.sources.readonly).toBe('file');
+    expect(r.sources.strict).toBe('project');
+    expect(r.sources.confine).toBe('project');
+    const why = r.ignored.map((i) => i.reason);
+    for (const k of ['readonly', 'authGuard', 'policy.firefox', 'stopChord', 'takeoverMs']) expect(why.some((w) => w.startsWith(`${k}: `)), k).toBe(true);
+    expect(why).toContain('launch.allow: bash not in the person\'s allowlist');
+  });
+
+  it('confinement not a subset of the person\'s scopes is ignored; without the person\'s, any is taken', async () => {
+    const e = env();
+    person(e, { confine: ['launched'] });
+    const d = dir({ 'hypruse.config.json': JSON.stringify({ confine: ['class:firefox'] }) });
+    expect((await loadConfig({ cwd: d, env: e })).config.confine).toEqual(['launched']);
+    expect((await loadConfig({ cwd: d, env: env() })).config.confine).toEqual(['class:firefox']);
+  });
+
+  it('an executable project config is not run unless the person trusts its folder', async () => {
+    const e = env();
+    const marker = join(e.HOME, 'ran');
+    const d = dir({ 'hypruse.config.mjs': `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'x');\nexport default { strict: true, plugins: ['./p.mjs'] };\n` });
+    const warned: string[] = [];
+    const r = await loadConfig({ cwd: d, env: e, warn: (m) => warned.push(m) });
+    expect(existsSync(marker)).toBe(false);
+    expect(r.config.strict).toBe(false);
+    expect(r.project).toBeNull();
+    expect(r.ignored[0]!.path).toBe(join(d, 'hypruse.config.mjs'));
+    expect(warned[0]).toMatch(/hypruse\.config\.mjs ignored: an executable config runs code/);
+    person(e, { trustedProjectDirs: [d] });
+    const t = await loadConfig({ cwd: d, env: e });
+    expect(existsSync(marker)).toBe(true);
+    expect(t.config.strict).toBe(true);
+    expect(t.config.plugins).toEqual([join(d, 'p.mjs')]);
+  });
+
+  it('plugins of an untrusted data config are not loaded', async () => {
+    const d = dir({ 'hypruse.config.json': JSON.stringify({ plugins: ['./evil.mjs'] }) });
+    const r = await loadConfig({ cwd: d, env: env() });
+    expect(r.config.plugins).toEqual([]);
+    expect(r.ignored[0]!.reason).toMatch(/^plugins: plugins run code/);
   });
 });
 

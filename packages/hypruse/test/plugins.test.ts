@@ -27,7 +27,8 @@ export default definePlugin({ name: 'hello', apiVersion: PLUGIN_API_VERSION, reg
 `,
     );
     writeFileSync(join(d, 'hypruse.config.json'), JSON.stringify({ plugins: ['./hello.ts'] }));
-    const s = await createSession({ source: 'cli', cwd: d, env: { HOME: d }, noCompositor: true });
+    // the person's config (HYPRUSE_CONFIG): a project config's plugins load only from a folder the person trusts
+    const s = await createSession({ source: 'cli', cwd: d, env: { HOME: d, HYPRUSE_CONFIG: join(d, 'hypruse.config.json') }, noCompositor: true });
     const r = await s.pipeline.call('hello', { who: 'plugin' });
     expect(r.text[0]).toBe('hello plugin');
     await s.dispose();

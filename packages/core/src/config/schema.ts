@@ -76,7 +76,7 @@ export const ConfigSchema = z
     stopChord: z
       .string()
       .default('super+alt+Escape')
-      .describe('Key combination bound in the compositor that stops hypruse until the agent calls resume; "off" = none. Env: HYPRUSE_STOP_CHORD.'),
+      .describe('Key combination bound in the compositor that stops hypruse until the person resumes (the monitor page, `hypruse resume` at their terminal, or confirming the agent\'s resume); "off" = none. Env: HYPRUSE_STOP_CHORD.'),
     indicator: z
       .boolean()
       .default(true)
@@ -113,6 +113,10 @@ export const ConfigSchema = z
       .default(1)
       .describe('Multiply every timeout hypruse waits on (compositor IPC, Wayland round trips, capture, AT-SPI, doctor checks); set above 1 on a slow or emulated machine. Env: HYPRUSE_TIME_SCALE.'),
     plugins: z.array(z.string()).default([]).describe('Third-party plugins: npm package names or paths relative to the config file.'),
+    trustedProjectDirs: z
+      .array(z.string())
+      .default([])
+      .describe('Folders whose executable project config (hypruse.config.ts/.mjs/.js, .hypruserc.js...) may run, and whose plugins may load. Read only from the person\'s own config (~/.config/hypruse/ or HYPRUSE_CONFIG); a project config never adds to it.'),
     a11y: z
       .object({
         timeoutMs: z.number().int().min(100).max(30000).default(2000).describe('Ceiling for one application call over AT-SPI (multiplied by timeScale).'),

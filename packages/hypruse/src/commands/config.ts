@@ -10,7 +10,7 @@ function leaves(obj: unknown, prefix = ''): Array<[string, unknown]> {
 
 export const configCommand: Command = {
   name: 'config',
-  summary: 'print the effective configuration and where each value came from',
+  summary: 'print the effective configuration, which file set each value, and what a project config was not allowed to change',
   usage: 'hypruse config [--json] [--schema]',
   async run(argv) {
     if (argv.includes('--schema')) {
@@ -21,10 +21,12 @@ export const configCommand: Command = {
     try {
       const s = await createSession({ source: 'cli', noCompositor: true });
       if (argv.includes('--json')) {
-        process.stdout.write(`${JSON.stringify({ file: s.loaded.file, config: s.config, sources: s.loaded.sources })}\n`);
+        process.stdout.write(`${JSON.stringify({ file: s.loaded.file, project: s.loaded.project, ignored: s.loaded.ignored, config: s.config, sources: s.loaded.sources })}\n`);
         return 0;
       }
       const lines = [`config file: ${s.loaded.file ?? '(none; defaults and environment only)'}`];
+      if (s.loaded.project) lines.push(`project config: ${s.loaded.project} (it can only make the person's limits stricter)`);
+      for (const i of s.loaded.ignored) lines.push(`ignored: ${i.path}: ${i.reason}`);
       const rows = leaves(s.config);
       const width = Math.max(...rows.map(([k]) => k.length));
       for (const [k, v] of rows) lines.push(`${k.padEnd(width)}  ${JSON.stringify(v)}  (${s.loaded.sources[k] ?? 'default'})`);

@@ -220,7 +220,9 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
         if (ctx.sessionError) throw ctx.sessionError;
         const s = needSession(ctx);
         const plugins = s.config.plugins.length ? `; plugins: ${s.config.plugins.join(', ')}` : '';
-        return `${s.loaded.file ?? 'no file (defaults and HYPRUSE_* variables)'}${plugins}`;
+        const project = s.loaded.project ? `; project config ${s.loaded.project} (tighten-only)` : '';
+        const ignored = s.loaded.ignored.length ? `; ignored: ${s.loaded.ignored.map((i) => `${i.path}: ${i.reason}`).join('; ')}` : '';
+        return `${s.loaded.file ?? 'no file (defaults and HYPRUSE_* variables)'}${project}${plugins}${ignored}`;
       },
     },
     {
