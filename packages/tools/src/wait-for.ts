@@ -212,6 +212,9 @@ async function waitElement(
 }
 
 /** What a read shows, as one string: any change in roles, names, values, states or boxes changes it. */
+/** Roles whose `busy` state says a page is still loading. */
+const BUSY_ROLES: ReadonlySet<string> = new Set(['document web', 'document frame']);
+
 function signature(r: ElementRead): string {
   return JSON.stringify(r.items.map((i) => [i.role, i.name, i.value ?? null, i.checked ?? null, i.clickable, i.focused ?? false, i.extents]));
 }
@@ -229,13 +232,19 @@ async function waitIdle(ctx: ToolContext, args: { event: string; window: string;
     stop();
   }
   async function pollIdle(): Promise<ToolResult> {
+  // a page still loading is not idle: its document says `busy` until the load ends
+  const loading = (r: ElementRead) => r.items.some((i) => BUSY_ROLES.has(i.role) && i.states.includes('busy'));
   let last = signature(await readElements(ctx, windowArg, { points: false }));
   since = Date.now();
+  let busy = false;
   for (;;) {
     await sleep(scaledMs(POLL_MS, ctx.env), ctx.signal);
     const r = await readElements(ctx, windowArg, { points: false });
     const now = signature(r);
-    if (now !== last) {
+    busy = loading(r);
+    if (busy) {
+      since = Date.now();
+    } else if (now !== last) {
       last = now;
       changes++;
       since = Date.now();
@@ -245,6 +254,13 @@ async function waitIdle(ctx: ToolContext, args: { event: string; window: string;
         .build();
     }
     if (Date.now() >= end) {
+      if (busy) {
+        return timedOut(ctx, args, `timeout: the page in ${r.window.class} "${r.window.title}" was still loading (busy) after ${(Date.now() - start) / 1000} s`, {
+          window: r.window.address,
+          waited_s: timeoutMs / 1000,
+          changes,
+        });
+      }
       return timedOut(ctx, args, `timeout: ${r.window.class} kept changing for ${timeoutMs / 1000}s (never quiet for ${quietMs} ms; ${changes} change(s) seen)`, {
         window: r.window.address,
         waited_s: timeoutMs / 1000,
