@@ -165,6 +165,9 @@ export function mayBeListed(node: RawNode, filter: Pick<ElementFilter, 'actionab
   return node.interfaces.includes('Component');
 }
 
+/** Roles of menus and their items. */
+const MENU_ROLES: ReadonlySet<number> = new Set([Role.MENU, Role.POPUP_MENU, Role.MENU_ITEM, Role.CHECK_MENU_ITEM, Role.RADIO_MENU_ITEM, Role.TEAROFF_MENU_ITEM]);
+
 /**
  * The elements of a read tree in document order (each container's children in reading order,
  * see readingSequence), filtered as hypruse's `ui`
@@ -174,6 +177,9 @@ export function mayBeListed(node: RawNode, filter: Pick<ElementFilter, 'actionab
 export function collectElements(root: RawNode, filter: ElementFilter): A11yElement[] {
   const out: A11yElement[] = [];
   const showing = reportsShowing(root);
+  // the items of a closed menu (Qt keeps them in the tree, neither visible nor showing): not controls until the menu opens
+  const closedMenu = (node: RawNode) =>
+    showing && MENU_ROLES.has(node.roleId) && !node.states.includes('showing') && !node.states.includes('visible') && filter.popups?.has(node) !== true;
   const hidden = new Set<RawNode>();
   const background = backgroundDocuments(root);
   const kept = (node: RawNode): boolean => {
@@ -209,6 +215,7 @@ export function collectElements(root: RawNode, filter: ElementFilter): A11yEleme
     const [node, up] = stack.pop() as [RawNode, number];
     // a background tab's page: not what the window shows (its tab is listed by title)
     if (background.has(node)) continue;
+    if (closedMenu(node)) continue; // and its subtree
     const keep = kept(node);
     const self = keep ? out.length : up;
     if (keep) {

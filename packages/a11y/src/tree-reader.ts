@@ -159,7 +159,8 @@ export class TreeReader {
     const valueP =
       ifs.includes('Value') && NUMERIC_VALUE_ROLES.has(roleId)
         ? // one property at a time: Chromium 156's bridge aborts the whole process answering GetAll on
-          // Value (a property whose value has no type leaves the a{sv} reply half written)
+          // Value (a property whose value has no type leaves the a{sv} reply half written), and Qt 5.15's
+          // bridge reads a second argument GetAll does not have and crashes (SIGSEGV, featherpad 1.3.5)
           Promise.all(
             (['CurrentValue', 'MinimumValue', 'MaximumValue'] as const).map((k) =>
               call(IFACE.Properties, 'Get', 'ss', [IFACE.Value, k]).then(

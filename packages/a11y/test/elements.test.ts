@@ -169,3 +169,24 @@ describe('isPasswordAttrs', () => {
     expect(isPasswordAttrs({})).toBe(false);
   });
 });
+
+describe('closed menus (Qt keeps their items in the tree)', () => {
+  it('lists a menu bar item but not the items of its closed popup; an open popup\'s items are listed', () => {
+    const hiddenItems = [node({ roleId: Role.MENU_ITEM, name: 'Save As', states: ['enabled', 'sensitive'] }), node({ roleId: Role.MENU_ITEM, name: 'Undo', states: [] })];
+    const closed = node({ roleId: Role.POPUP_MENU, states: ['enabled', 'sensitive'] }, hiddenItems);
+    const file = node({ roleId: Role.MENU_ITEM, name: 'File' }, [closed]);
+    const open = node({ roleId: Role.POPUP_MENU }, [node({ roleId: Role.MENU_ITEM, name: 'Copy' })]);
+    const edit = node({ roleId: Role.MENU_ITEM, name: 'Edit' }, [open]);
+    const root = node({ roleId: Role.FRAME, name: 'Untitled' }, [node({ roleId: Role.MENU_BAR }, [file, edit])]);
+    const names = collectElements(root, { actionableOnly: true, windowWidth: 800, windowHeight: 600 }).map((e) => e.name);
+    expect(names).toEqual(['File', 'Edit', 'Copy']);
+  });
+});
+
+describe('the a11y package never calls Properties.GetAll', () => {
+  it('(Qt 5.15\'s AT-SPI bridge crashes on it: featherpad died with SIGSEGV)', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = new URL('../src/', import.meta.url);
+    for (const f of readdirSync(dir)) expect(readFileSync(new URL(f, dir), 'utf8').includes(`'GetAll'`), f).toBe(false);
+  });
+});
