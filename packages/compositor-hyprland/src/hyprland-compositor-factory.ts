@@ -7,6 +7,7 @@ import { resolveSockets } from './ipc/socket-paths.js';
 /** Finds a running Hyprland from the environment, or by runtime-dir discovery when the host stripped it. */
 export class HyprlandCompositorFactory implements CompositorFactory {
   readonly id = 'hyprland';
+  readonly instanceVars = ['HYPRLAND_INSTANCE_SIGNATURE'];
 
   constructor(private readonly overrides: Partial<Omit<HyprlandCompositorOptions, 'sockets'>> = {}) {}
 

@@ -89,6 +89,14 @@ export class HyprlandCompositor implements Compositor {
     return this.caps.reason(cap);
   }
 
+  get instanceId(): string {
+    return this.options.sockets.signature;
+  }
+
+  async doctorDetail(): Promise<string> {
+    return `config dialect ${await this.dialect()}`;
+  }
+
   /** The dispatch dialect in use (`legacy` or `lua`). */
   dialect(): Promise<Dialect> {
     return this.dispatcher.currentDialect();

@@ -153,3 +153,13 @@ describe('binds', () => {
     expect(mapBinds(JSON.parse(fixture('binds-main-lua.json')))[0].description).toBe('Lua dispatcher close');
   });
 });
+
+describe('the window handle of hyprland_toplevel_export_manager_v1', () => {
+  it('is named by the plugin (the low 32 bits of the address), so the capture backend parses no address', () => {
+    const d = mapDesktop({
+      monitors: [], workspaces: [], activewindow: {}, cursorpos: null, layers: null,
+      clients: [{ address: '0x55a4479a1200', class: 'foot', title: 't', pid: 1, at: [0, 0], size: [10, 10], workspace: { id: 1, name: '1' }, mapped: true }] as never,
+    });
+    expect(d.windows[0].extra?.exportHandle).toBe(Number(0x4479a1200n & 0xffffffffn) | 0);
+  });
+});

@@ -26,6 +26,7 @@ export function findNiriSocket(env: CompositorEnv): { path: string; how: string 
 /** Detects niri from NIRI_SOCKET or its socket in the runtime dir. */
 export class NiriCompositorFactory implements CompositorFactory {
   readonly id = 'niri';
+  readonly instanceVars = ['NIRI_SOCKET'];
 
   constructor(private readonly options: Omit<NiriCompositorOptions, 'socketPath'> = {}) {}
 

@@ -83,6 +83,10 @@ export class NiriCompositor implements Compositor {
     this.childEnv = { ...niriSessionEnv(opts.socketPath), ...(opts.childEnv ?? {}) };
   }
 
+  get instanceId(): string {
+    return this.opts.socketPath;
+  }
+
   unsupportedReason(cap: CompositorCapability): string {
     return CAPS.reason(cap);
   }

@@ -11,6 +11,7 @@ export function findSwaySockets(runtimeDir: string): string[] {
 /** Detects sway from SWAYSOCK (or I3SOCK), else a live `sway-ipc.*.sock` in the runtime dir. */
 export class SwayCompositorFactory implements CompositorFactory {
   readonly id = 'sway';
+  readonly instanceVars = ['SWAYSOCK', 'I3SOCK'];
   readonly headless = swayHeadless;
 
   detect(env: CompositorEnv): DetectResult {

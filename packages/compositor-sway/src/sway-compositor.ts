@@ -49,6 +49,10 @@ export class SwayCompositor implements Compositor {
     this.client = new SwayIpcClient({ socketPath: opts.socketPath, timeoutMs: opts.requestTimeoutMs });
   }
 
+  get instanceId(): string {
+    return this.opts.socketPath;
+  }
+
   unsupportedReason(cap: CompositorCapability): string {
     return this.caps.reason(cap);
   }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ensurePrivateDir, runtimeDir, writeFileExclusiveSync, type SessionState } from '@hypruse/core';
+import { ensurePrivateDir, runtimeDir, writeFileExclusiveSync, type Compositor, type SessionState } from '@hypruse/core';
 
 /**
  * Shell verbs are one process each; what the trust layers remember between
@@ -25,11 +25,11 @@ interface Stored {
 
 const MAX_LAUNCHED = 256;
 
-export function cliStatePath(compositorId: string, env: NodeJS.ProcessEnv): string | null {
+export function cliStatePath(compositor: Pick<Compositor, 'id' | 'instanceId'>, env: NodeJS.ProcessEnv): string | null {
   const dir = runtimeDir(env);
   if (!dir) return null;
-  const instance = env.HYPRLAND_INSTANCE_SIGNATURE ?? env.SWAYSOCK ?? env.NIRI_SOCKET ?? env.WAYLAND_DISPLAY ?? '';
-  const key = createHash('sha256').update(`${compositorId}:${instance}`).digest('hex').slice(0, 12);
+  const instance = compositor.instanceId ?? env.WAYLAND_DISPLAY ?? '';
+  const key = createHash('sha256').update(`${compositor.id}:${instance}`).digest('hex').slice(0, 12);
   return join(dir, 'hypruse', `cli-state-${key}.json`);
 }
 

@@ -98,7 +98,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const layers = c.isRegistered(Tokens.TrustLayer, true) ? c.resolveAll<TrustLayer>(Tokens.TrustLayer) : [];
   const registry = new ToolRegistry(tools, compositor.id === 'none' ? null : compositor.id);
   const state = newSession();
-  const statePath = opts.source === 'cli' && compositor.id !== 'none' ? cliStatePath(compositor.id, sessionEnv) : null;
+  const statePath = opts.source === 'cli' && compositor.id !== 'none' ? cliStatePath(compositor, sessionEnv) : null;
   if (statePath) loadCliState(statePath, state);
   const services: ToolServices = {
     get: <T,>(t: symbol) => c.resolve<T>(t),

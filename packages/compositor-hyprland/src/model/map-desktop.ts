@@ -128,6 +128,8 @@ export function mapDesktop(raw: RawSnapshot): Desktop {
       // the ext-foreign-toplevel identifier (grim -T), under the name every plugin uses
       extra.toplevelId = c.stableId;
     }
+    // the window's handle in hyprland_toplevel_export_manager_v1: the low 32 bits of its address, as the protocol's int
+    if (typeof c.address === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(c.address)) extra.exportHandle = Number(BigInt(c.address) & 0xffffffffn) | 0;
     if (c.xwayland === true) extra.xwayland = true;
     if (c.pinned === true) extra.pinned = true;
     if (mode === 'maximized') extra.maximized = true;

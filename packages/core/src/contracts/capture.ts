@@ -3,8 +3,11 @@ import type { Rect } from './geometry.js';
 export type CaptureTarget =
   | { kind: 'output'; name: string; geometry: Rect; scale: number }
   | { kind: 'region'; rect: Rect; scale: number }
-  /** `toplevelId`: the window's ext_foreign_toplevel_list_v1 identifier when the compositor names it (Hyprland's `stableId`), for `grim -T`. */
-  | { kind: 'window'; address: string; geometry: Rect; scale: number; toplevelId?: string };
+  /**
+   * `toplevelId`: the window's ext_foreign_toplevel_list_v1 identifier when the compositor names it, for `grim -T`;
+   * `exportHandle`: its handle in a compositor's own toplevel-export protocol, when the compositor plugin gives one.
+   */
+  | { kind: 'window'; address: string; geometry: Rect; scale: number; toplevelId?: string; exportHandle?: number };
 
 /** Raw pixels of a capture. `scale` = pixels per logical unit, so global = geometry.origin + pixel / scale. */
 export interface Frame {

@@ -122,7 +122,15 @@ export interface Bind {
 export interface Compositor {
   readonly id: string;
   readonly displayName: string;
+  /**
+   * Which running instance this is (its socket, its instance signature): files
+   * kept per instance (CLI state, marks) are keyed by it. Absent: the Wayland
+   * display is the key.
+   */
+  readonly instanceId?: string;
   readonly capabilities: ReadonlySet<CompositorCapability>;
+  /** More about the running compositor for `hypruse doctor` (a config dialect...), or null. */
+  doctorDetail?(): Promise<string | null>;
   /** Why a capability is missing, in one line (for the typed unsupported error). */
   unsupportedReason(cap: CompositorCapability): string;
 
@@ -170,6 +178,8 @@ export interface Compositor {
 /** A compositor plugin's factory: detection is cheap and never throws. */
 export interface CompositorFactory {
   readonly id: string;
+  /** The environment variables that point hypruse at a running instance (for doctor's advice). */
+  readonly instanceVars?: readonly string[];
   detect(env: CompositorEnv): DetectResult | Promise<DetectResult>;
   create(env: CompositorEnv): Compositor | Promise<Compositor>;
   /** How to run this compositor headless as a private desk (`hypruse desk`); absent when it cannot. */

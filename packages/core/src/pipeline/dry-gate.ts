@@ -31,7 +31,7 @@ export const DRY_RUN_ALLOWED: ReadonlyMap<symbol, ReadonlySet<string>> = new Map
   [
     Tokens.Compositor,
     observing<Compositor>({
-      unsupportedReason: true, version: true, snapshot: true, subscribe: true, binds: true, configuredBinds: true, locked: true,
+      unsupportedReason: true, version: true, snapshot: true, subscribe: true, binds: true, configuredBinds: true, locked: true, doctorDetail: true,
       focusWindow: false, switchWorkspace: false, moveToWorkspace: false, closeWindow: false, toggleFullscreen: false, toggleFloating: false,
       moveCursor: false, launch: false, runBind: false, tagWindow: false, notify: false, installMarkRule: false, registerChord: false, dispose: false,
     }),

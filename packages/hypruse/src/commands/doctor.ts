@@ -4,7 +4,6 @@ import {
   HypruseError, TIME_SCALE_VAR, Tokens, UsageError, parseCombo, runtimeDir, scaledMs, timeScale, toHypruseError,
   type Accessibility, type Capture, type CaptureTarget, type Clipboard, type Desktop, type HypruseConfig, type Indicator, type Input,
 } from '@hypruse/core';
-import { HyprlandCompositor } from '@hypruse/compositor-hyprland';
 import { IdleNotify, POINTER_MANAGER, WaylandConnection, WirePointer, koffiVersion, waylandSocketPath } from '@hypruse/wayland';
 import { IDLE_GRANULARITY_MS, controlPath, readBeacons, readControl } from '@hypruse/trust';
 import { createSession, type Session } from '../session.js';
@@ -236,10 +235,9 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
         }
         const c = s.compositor;
         const version = await withTimeout(c.version(), checkMs(200), `${c.displayName} IPC`);
-        let dialect = '';
-        if (c instanceof HyprlandCompositor) dialect = `, config dialect ${await c.dialect()}`;
+        const detail = (await c.doctorDetail?.()) ?? null;
         if (signal.aborted) throw new CheckTimeout('cancelled', checkMs());
-        return `${version} via plugin "${s.selection.factory.id}"${dialect} (${s.selection.detail})`;
+        return `${version} via plugin "${s.selection.factory.id}"${detail ? `, ${detail}` : ''} (${s.selection.detail})`;
       },
     },
     {

@@ -19,9 +19,10 @@ export function assertCapturable(ctx: ToolContext, w: Window, frame?: Frame): vo
 }
 
 /** The window's ext-foreign-toplevel identifier (`extra.toplevelId`), when its compositor plugin reports one. */
-export function toplevelIdOf(w: Window): { toplevelId?: string } {
+export function toplevelIdOf(w: Window): { toplevelId?: string; exportHandle?: number } {
   const id = w.extra?.toplevelId;
-  return typeof id === 'string' && id ? { toplevelId: id } : {};
+  const handle = w.extra?.exportHandle;
+  return { ...(typeof id === 'string' && id ? { toplevelId: id } : {}), ...(typeof handle === 'number' && Number.isInteger(handle) ? { exportHandle: handle } : {}) };
 }
 
 /** Capture; with `stable`, re-capture every 150 ms (≤2 s) until two frames are pixel-identical. */

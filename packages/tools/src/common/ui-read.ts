@@ -168,8 +168,7 @@ function marksFile(ctx: ToolContext): string | null {
   const dir = runtimeDir(ctx.env);
   if (!dir) return null;
   const comp = compositorOf(ctx);
-  const e = ctx.env;
-  const instance = e.HYPRLAND_INSTANCE_SIGNATURE ?? e.SWAYSOCK ?? e.NIRI_SOCKET ?? e.WAYLAND_DISPLAY ?? '';
+  const instance = comp.instanceId ?? ctx.env.WAYLAND_DISPLAY ?? '';
   const key = createHash('sha256').update(`${comp.id}:${instance}`).digest('hex').slice(0, 12);
   return join(dir, 'hypruse', `marks-${key}.json`);
 }

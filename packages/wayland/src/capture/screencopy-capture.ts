@@ -47,11 +47,6 @@ interface FrameProtocol {
   singleOffer: boolean;
 }
 
-/** Hyprland's window handle: the low 32 bits of its `0x…` address, as the protocol's int. */
-export function toplevelHandle(address: string): number | null {
-  if (!/^0x[0-9a-fA-F]{1,16}$/.test(address)) return null;
-  return Number(BigInt(address) & 0xffffffffn) | 0;
-}
 
 
 /**
@@ -124,7 +119,8 @@ export class ScreencopyCapture implements Capture {
    * protocol, or when it fails, the fallback decides (grim).
    */
   private async captureWindow(session: Session, target: Extract<CaptureTarget, { kind: 'window' }>, signal?: AbortSignal): Promise<Frame> {
-    const handle = toplevelHandle(target.address);
+    // the compositor plugin names the window's export handle (window.extra.exportHandle)
+    const handle = target.exportHandle ?? null;
     if (!session.toplevelExport || handle === null) return this.fallback.capture(target, signal);
     const { conn } = session;
     const proto: FrameProtocol = {
