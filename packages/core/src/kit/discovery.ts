@@ -55,13 +55,16 @@ export function liveSockets(dir: string, pattern: RegExp, pidGroup: number, skip
 }
 
 /**
- * The Wayland display: what the compositor itself says (a lock file, the
- * socket's name), else WAYLAND_DISPLAY, else the first live `wayland-N`
- * socket in the runtime dir. Null when none is known.
+ * The Wayland display: WAYLAND_DISPLAY when the session gave it (it may name
+ * a socket anywhere, as an absolute path), else what the compositor itself
+ * says (a lock file) when that socket exists in the runtime dir, else the
+ * first live `wayland-N` socket there. Null when none is known. The session's
+ * own variable comes first: a host that strips the environment drops it, and
+ * only then is the compositor's word needed.
  */
 export function waylandDisplay(env: NodeJS.ProcessEnv, runtimeDir: string | null, fromCompositor?: string | null): string | null {
-  if (fromCompositor) return fromCompositor;
   if (env.WAYLAND_DISPLAY) return env.WAYLAND_DISPLAY;
+  if (fromCompositor && (!runtimeDir || fromCompositor.startsWith('/') || isSocket(join(runtimeDir, fromCompositor)))) return fromCompositor;
   if (!runtimeDir) return null;
   try {
     return readdirSync(runtimeDir).filter((n) => /^wayland-\d+$/.test(n) && isSocket(join(runtimeDir, n))).sort()[0] ?? null;
