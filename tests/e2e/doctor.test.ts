@@ -12,7 +12,7 @@ import { scaledMs } from '@hypruse/core';
 import { BIN } from '../support/server.js';
 import { killFixture, launchFixture, requireDesktop, swaymsg } from '../support/desktop.js';
 
-const CHECKS = ['config', 'compositor', 'wayland', 'events', 'pointer', 'keyboard', 'capture', 'wtype', 'a11y', 'clipboard', 'takeover', 'chord', 'indicator', 'monitor', 'trust'];
+const CHECKS = ['config', 'compositor', 'wayland', 'events', 'pointer', 'keyboard', 'capture', 'wtype', 'a11y', 'a11y-switches', 'clipboard', 'takeover', 'chord', 'indicator', 'monitor', 'trust'];
 
 interface Run {
   code: number | null;
@@ -66,7 +66,7 @@ describe('hypruse doctor without a desktop', () => {
     expect(r.out).toMatch(/\[FAIL\] compositor +none found \(hyprland: .*sway: .*niri: .*\)/);
     expect(r.out).toMatch(/\[FAIL\] wayland +no Wayland socket at .*wayland-0/);
     expect(r.out).toMatch(/\[ok\] +trust +read-only off, confine off, auth guard on/);
-    expect(r.out).toMatch(/^\d+ of 15 checks failed/m);
+    expect(r.out).toMatch(/^\d+ of 16 checks failed/m);
   });
 
   it('--json is the same report as one object', async () => {
@@ -130,7 +130,7 @@ describe.skipIf(!desk)('hypruse doctor on the real desktop', () => {
       expect(r.out).toMatch(/\[ok\] +takeover +org_kde_kwin_idle, pauses 1500 ms after the person's input; sees .*cannot see which device/);
       expect(r.out).toMatch(/\[ok\] +chord +super\+alt\+Escape in sway: .*; state running/);
       expect(r.out).toMatch(/\[ok\] +indicator +indicator possible: zwlr_layer_shell_v1 v\d+: click-through overlay surfaces/);
-      expect(r.out).toMatch(/^all 15 checks passed/m);
+      expect(r.out).toMatch(/^all 16 checks passed/m);
       expect(r.ms).toBeLessThan(scaledMs(5000));
       // progress: the lines did not all arrive at once at the end
       expect(r.arrivals.length).toBeGreaterThanOrEqual(13);

@@ -9,3 +9,5 @@ export { decodeStates, Role, ACTIONABLE_ROLES } from './atspi-constants.js';
 export type { RawNode, NodeRef } from './tree-reader.js';
 export { APP_FAMILIES, AppFamilyTable, planLaunch, programOf, recognise } from './app-families.js';
 export type { AppFamily } from './app-families.js';
+export { WEB_ENGINES, engineOfClass, engineOfToolkit, needsRestart } from './web-engines.js';
+export type { WebEngine } from './web-engines.js';

@@ -76,3 +76,23 @@ export const NOISE_ACTIONS: ReadonlySet<string> = new Set(WEB_ENGINES.flatMap((e
 
 /** What a browser appends to a tab's name that is not its title (Chromium's memory use). */
 export const TAB_NAME_NOISE = /\s+-\s+Memory usage\s+-\s+[\d.,]+\s*[KMGT]?B\b.*$/;
+
+/**
+ * The windows of web engines whose process publishes no accessibility tree: started before the
+ * session's accessibility was on (or with it switched off), they expose nothing until restarted.
+ */
+export function needsRestart(
+  windows: ReadonlyArray<{ class: string; title: string; pid: number | null }>,
+  published: ReadonlyArray<{ pid: number | null }>,
+): Array<{ class: string; title: string; pid: number; engine: WebEngine }> {
+  const pids = new Set(published.map((a) => a.pid).filter((p): p is number => p !== null));
+  const out: Array<{ class: string; title: string; pid: number; engine: WebEngine }> = [];
+  const seen = new Set<number>();
+  for (const w of windows) {
+    const engine = engineOfClass(w.class);
+    if (!engine || w.pid === null || pids.has(w.pid) || seen.has(w.pid)) continue;
+    seen.add(w.pid);
+    out.push({ class: w.class, title: w.title, pid: w.pid, engine });
+  }
+  return out;
+}

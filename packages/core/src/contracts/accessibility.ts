@@ -106,6 +106,11 @@ export interface Accessibility {
    * target; password fields left out. Null when the element is gone.
    */
   documentText?(ref: A11yElement['ref'], signal?: AbortSignal): Promise<{ text: string; truncated: boolean } | null>;
+  /**
+   * The session's accessibility switches (`org.a11y.Status`): IsEnabled (what toolkits read at
+   * start), ScreenReaderEnabled, and whether this backend turned IsEnabled on.
+   */
+  sessionStatus?(signal?: AbortSignal): Promise<{ isEnabled: boolean; screenReaderEnabled: boolean; switchedOn: boolean }>;
   /** The focused text element of an app (for typing verification), or null. */
   focusedText(pid: number, signal?: AbortSignal): Promise<{ element: A11yElement; text: string | null } | null>;
   dispose(): Promise<void>;

@@ -4,6 +4,7 @@ import {
   HypruseError, TIME_SCALE_VAR, Tokens, UsageError, parseCombo, runtimeDir, scaledMs, timeScale, toHypruseError,
   type Accessibility, type Capture, type CaptureTarget, type Clipboard, type Desktop, type HypruseConfig, type Indicator, type Input,
 } from '@hypruse/core';
+import { needsRestart } from '@hypruse/a11y';
 import { IdleNotify, POINTER_MANAGER, WaylandConnection, WirePointer, koffiVersion, waylandSocketPath } from '@hypruse/wayland';
 import { IDLE_GRANULARITY_MS, controlPath, readBeacons, readControl } from '@hypruse/trust';
 import { createSession, type Session } from '../session.js';
@@ -355,6 +356,24 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
         if (apps.length === 0) return 'AT-SPI bus up; no application publishes a tree yet (apps register when they start)';
         const names = apps.map((x) => (x.pid !== null ? `${x.name} (pid ${x.pid})` : x.name));
         return `AT-SPI bus up; ${apps.length} ${apps.length === 1 ? 'app publishes' : 'apps publish'} a tree: ${names.join(', ')}`;
+      },
+    },
+    {
+      name: 'a11y-switches',
+      fix: 'restart the apps named above (or set a11y.switches: true, the default, so hypruse turns the session\'s accessibility on)',
+      async run(signal) {
+        const s = needSession(ctx);
+        const a = s.services.get<Accessibility>(Tokens.Accessibility);
+        if (!a.sessionStatus) return 'this accessibility backend reports no switches';
+        const st = await a.sessionStatus(signal);
+        const on = st.isEnabled
+          ? `accessibility on (org.a11y.Status IsEnabled${st.switchedOn ? ', turned on by hypruse now' : ''}${st.screenReaderEnabled ? '; a screen reader runs' : ''})`
+          : `accessibility off (org.a11y.Status IsEnabled false${s.config.a11y.switches ? '' : '; a11y.switches is false, so hypruse leaves it off'})`;
+        const [apps, desktop] = await Promise.all([a.apps(signal), snapshot().catch(() => null)]);
+        const stale = desktop ? needsRestart(desktop.windows, apps) : [];
+        if (stale.length === 0) return `${on}; no running browser needs a restart to expose its tree`;
+        const list = stale.map((w) => `${w.class} (pid ${w.pid}, "${w.title}"): ${w.engine.enable[0]}`).join('; ');
+        throw new HypruseError('error.a11y', `${on}; ${stale.length} running app(s) expose no tree until restarted: ${list}`);
       },
     },
     {
