@@ -26,9 +26,25 @@ function importsOf(file: string): string[] {
 
 const src = (pkg: string) => files(join(root, 'packages', pkg, 'src'));
 
+/**
+ * Every package's layer. Computed from the folders under packages/: a package
+ * that is not in this table fails the first test, so a new one cannot escape
+ * the rules below. `compositor-*` packages are compositor plugins.
+ */
+type Role = 'core' | 'backend' | 'compositor' | 'tools' | 'trust' | 'distribution';
+const ROLES: Record<string, Role> = { core: 'core', wayland: 'backend', a11y: 'backend', tools: 'tools', trust: 'trust', hypruse: 'distribution' };
+const PACKAGES = readdirSync(join(root, 'packages')).filter((n) => statSync(join(root, 'packages', n)).isDirectory());
+const roleOf = (pkg: string): Role | undefined => ROLES[pkg] ?? (pkg.startsWith('compositor-') ? 'compositor' : undefined);
+const withRole = (...roles: Role[]) => PACKAGES.filter((p) => roles.includes(roleOf(p)!));
+
 describe('architecture rules', () => {
+  it('every package has a layer (the rules below are computed from packages/)', () => {
+    expect(PACKAGES.filter((p) => roleOf(p) === undefined), 'packages with no layer in ROLES').toEqual([]);
+    expect(withRole('compositor').length).toBeGreaterThanOrEqual(3);
+  });
+
   it('only core/src/adapters/mcp imports the MCP SDK', () => {
-    const offenders = ['core', 'wayland', 'a11y', 'compositor-hyprland', 'compositor-sway', 'compositor-niri', 'tools', 'trust', 'hypruse']
+    const offenders = PACKAGES
       .flatMap(src)
       .filter((f) => importsOf(f).some((i) => i.startsWith('@modelcontextprotocol/sdk')))
       .map((f) => relative(root, f))
@@ -37,14 +53,14 @@ describe('architecture rules', () => {
   });
 
   it('backends never import tools, trust or the distribution', () => {
-    for (const pkg of ['wayland', 'a11y', 'compositor-hyprland', 'compositor-sway', 'compositor-niri']) {
+    for (const pkg of withRole('backend', 'compositor')) {
       const bad = src(pkg).filter((f) => importsOf(f).some((i) => /^@hypruse\/(tools|trust)|^hypruse$/.test(i)));
       expect(bad.map((f) => relative(root, f)), pkg).toEqual([]);
     }
   });
 
   it('tools and trust import only core among our packages, and never spawn processes or open sockets', () => {
-    for (const pkg of ['tools', 'trust']) {
+    for (const pkg of withRole('tools', 'trust')) {
       for (const f of src(pkg)) {
         const ours = importsOf(f).filter((i) => i.startsWith('@hypruse/') || i === 'hypruse');
         expect(ours.filter((i) => i !== '@hypruse/core'), relative(root, f)).toEqual([]);
@@ -56,8 +72,17 @@ describe('architecture rules', () => {
     }
   });
 
+  it('compositor plugins are imported only by the distribution (which registers them), never by each other or a backend', () => {
+    const plugins = withRole('compositor').map((p) => `@hypruse/${p}`);
+    const bad = PACKAGES.filter((p) => roleOf(p) !== 'distribution')
+      .flatMap((p) => src(p).map((f) => ({ p, f })))
+      .filter(({ p, f }) => importsOf(f).some((i) => plugins.includes(i) && i !== `@hypruse/${p}`))
+      .map(({ f }) => relative(root, f));
+    expect(bad).toEqual([]);
+  });
+
   it('core imports no other package of ours', () => {
-    const bad = src('core').filter((f) => importsOf(f).some((i) => /^@hypruse\/(?!core)|^hypruse$/.test(i)));
+    const bad = withRole('core').flatMap(src).filter((f) => importsOf(f).some((i) => /^@hypruse\/(?!core)|^hypruse$/.test(i)));
     expect(bad).toEqual([]);
   });
 
