@@ -353,6 +353,7 @@ bindsym $mod+Shift+Return exec touch ${RUN}/bind-fired-super-shift-return
 bindsym Control+Mod1+m exec touch ${RUN}/bind-fired-ctrl-alt-m
 bindcode $mod+Control+38 exec touch ${RUN}/bind-fired-code-38
 bindsym Print exec touch ${RUN}/bind-fired-print
+bindsym section exec touch ${RUN}/bind-fired-section
 bindsym $mod+1 workspace number 1
 bindsym $mod+2 workspace number 2
 bindsym $mod+3 workspace number 3

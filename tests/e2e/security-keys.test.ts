@@ -87,7 +87,9 @@ describe.skipIf(!desk)("the person's key bindings are out of the keyboard tool's
 
   it('without confinement every binding is refused as a binding, whatever its spelling (sway Mod4/Mod1/Control, keycode and bare-key bindings)', async () => {
     const results: Array<[string, Call]> = [];
-    for (const keys of [...COMBOS, 'ctrl+alt+m', 'Control+Mod1+M', 'alt+ctrl+m', 'Print', 'print']) results.push([keys, await open.call('keyboard', { action: 'key', keys, window: addr })]);
+    for (const keys of [...COMBOS, 'ctrl+alt+m', 'Control+Mod1+M', 'alt+ctrl+m', 'Print', 'print', '§']) results.push([keys, await open.call('keyboard', { action: 'key', keys, window: addr })]);
+    // typing holds no modifier, but a character bound bare (sway `bindsym section ...`) is a binding too
+    results.push(['type "price 5§"', await open.call('keyboard', { action: 'type', text: 'price 5§', window: addr })]);
     await nothingRan();
     for (const [keys, r] of results) {
       expect(r.isError, `${keys}: ${r.text.join(' ')}`).toBe(true);
@@ -130,12 +132,17 @@ describe.skipIf(!desk)("the person's key bindings are out of the keyboard tool's
     await nothingRan();
   });
 
-  it('the marked bindings are live: use_bind (the one route to them) runs one, so the checks above can fail', async () => {
+  it('the marked bindings are live: use_bind (the one route to them) runs one, a typed character runs the bare one, so the checks above can fail', async () => {
     const file = join(desk!.env.XDG_RUNTIME_DIR, 'bind-fired-print');
     expect(existsSync(file)).toBe(false);
     const r = await open.call('use_bind', { combo: 'Print' });
     expect(r.isError, r.text.join(' ')).toBe(false);
     await waitFor(() => existsSync(file), scaledMs(5000), 'the Print binding to leave its file');
     rmSync(file, { force: true });
+    // and a character typed on another virtual keyboard (wtype) runs the bare `section` binding
+    const typed = join(desk!.env.XDG_RUNTIME_DIR, 'bind-fired-section');
+    await new Promise<void>((resolve, reject) => execFile('wtype', ['-k', 'section'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', ...desk!.env } }, (err) => (err ? reject(err) : resolve())));
+    await waitFor(() => existsSync(typed), scaledMs(5000), 'the section binding to leave its file');
+    rmSync(typed, { force: true });
   });
 });

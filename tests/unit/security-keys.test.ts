@@ -50,15 +50,29 @@ describe('sway bindings (Mod4/Mod1/Mod5/Control, keysym case and aliases, keycod
     expect(r?.exact).toBe(false);
     expect(r?.why).toMatch(/keycode 38/);
   });
+  it('a bare binding is reached by its key alone (what typing a character presses), not by the key under a modifier', () => {
+    const bare = parseSwayBinds('bindsym section exec x\nbindsym Return exec y\n').map((b) => ({ ...b, keys: swayBindKeys(b.combo) }));
+    expect(bindReachedBy({ modifiers: [], key: '§', source: '§' }, bare)?.bind.arg).toBe('x');
+    expect(bindReachedBy({ modifiers: [], key: 'Return', source: 'Return' }, bare)?.bind.arg).toBe('y');
+    expect(reach('shift+§', bare)).toBeNull();
+    // an odd bare name matches only itself; under a modifier it matches any key (fail closed)
+    const odd = [bind('XF86NotAKey', swayBindKeys('XF86NotAKey'))];
+    expect(reach('Return', odd)).toBeNull();
+    expect(reach('a', odd)).toBeNull();
+  });
+
   it('modifiers and keys it does not understand fail closed, saying what was not understood', () => {
     expect(swayBindKeys('Hyper+x')).toMatchObject({ kind: 'unknown', unknown: 'Hyper' });
     const odd = [bind('Hyper+x', swayBindKeys('Hyper+x')), bind('Mod4+Frobnicate', swayBindKeys('Mod4+Frobnicate'))];
     expect(reach('super+x', odd)?.why).toMatch(/does not understand Hyper/);
     expect(reach('ctrl+shift+x', odd)?.exact).toBe(false);
+    expect(reach('x', odd)).toBeNull(); // Hyper must be held, and nothing is
     expect(reach('super+z', odd)?.why).toMatch(/Frobnicate/);
     expect(reach('ctrl+z', odd)).toBeNull();
-    // a bind without normalized keys (a third-party plugin that does not provide them) is never waved through
-    expect(reach('ctrl+z', [{ combo: '?', action: 'exec', arg: 'x' }])?.exact).toBe(false);
+    // a bind without normalized keys (a third-party plugin that does not provide them) is read with every known modifier name
+    expect(reach('super+z', [{ combo: 'SUPER + Z', action: 'exec', arg: 'x' }])?.exact).toBe(true);
+    expect(reach('ctrl+z', [{ combo: 'SUPER + Z', action: 'exec', arg: 'x' }])).toBeNull();
+    expect(reach('ctrl+z', [{ combo: 'Meh+z', action: 'exec', arg: 'x' }])?.exact).toBe(false);
   });
   it("the compositor's own modifiers: super always, and the one most bindings use", () => {
     expect([...compositorModifiers(binds)].sort()).toEqual(['logo']);

@@ -66,8 +66,13 @@ export function bindKeysOf(combo: string, syntax: BindSyntax): BindKeys {
   const code = keyPart ? (syntax.keycode?.(keyPart) ?? null) : null;
   const key = code === null && keyPart ? canonicalKey(keyPart) : null;
   if (unknown.length || (code === null && key === null)) {
+    const unknownModifiers = unknown.length > 0;
     if (code === null && key === null) unknown.push(keyPart === '' ? '(no key)' : keyPart);
-    return { kind: 'unknown', modifiers, key, unknownModifiers: unknown.some((u) => u !== keyPart && u !== '(no key)'), unknown: unknown.join(', ') };
+    // An unknown key name with modifiers matches any key under them (fail closed). Without any, it
+    // matches its own name only: every key hypruse presses has a name it knows, and refusing every
+    // unmodified key for one odd bare binding would leave no key to press.
+    const bareName = !unknownModifiers && modifiers.length === 0 && key === null && keyPart ? keyPart.toLowerCase() : null;
+    return { kind: 'unknown', modifiers, key: key ?? bareName, unknownModifiers, unknown: unknown.join(', ') };
   }
   if (code !== null) return { kind: 'code', modifiers, code };
   return { kind: 'key', modifiers, key: key! };
@@ -114,9 +119,23 @@ export function bindReach(combo: KeyCombo, keys: BindKeys | undefined): { exact:
   }
   // unknown parts: every understood modifier must be held; unknown modifiers may be any extra ones
   if (!keys.modifiers.every((m) => held.has(m))) return null;
-  if (!keys.unknownModifiers && held.size !== keys.modifiers.length) return null;
+  // an unknown modifier may be any one hypruse holds beyond the understood ones, but one must be held
+  if (keys.unknownModifiers ? held.size <= keys.modifiers.length : held.size !== keys.modifiers.length) return null;
   if (keys.key !== null && pressed !== keys.key) return null;
   return { exact: false, why: `hypruse does not understand ${keys.unknown} in this binding` };
+}
+
+/** The modifier names of every compositor hypruse knows, for a binding its plugin did not normalize. */
+const GENERIC_SYNTAX: BindSyntax = {
+  modifiers: {
+    super: 'logo', mod4: 'logo', win: 'logo', logo: 'logo', mod: 'logo', ctrl: 'ctrl', control: 'ctrl', shift: 'shift', alt: 'alt', mod1: 'alt',
+    altgr: 'altgr', mod5: 'altgr', caps: 'caps', lock: 'caps', mod2: 'mod2', mod3: 'mod3',
+  },
+};
+
+/** A binding's normalized keys: its plugin's, else read with every known compositor's modifier names (what is left unknown fails closed). */
+export function keysOf(b: Bind): BindKeys {
+  return b.keys ?? bindKeysOf(b.combo.replace(/\s+/g, ''), GENERIC_SYNTAX);
 }
 
 /** The first binding of the default mode that `combo` would run, if any (see bindReach). */
@@ -124,7 +143,7 @@ export function bindReachedBy(combo: KeyCombo, binds: readonly Bind[]): { bind: 
   let possible: { bind: Bind; exact: boolean; why?: string } | null = null;
   for (const b of binds) {
     if (b.mode) continue;
-    const r = bindReach(combo, b.keys);
+    const r = bindReach(combo, keysOf(b));
     if (r?.exact) return { bind: b, exact: true };
     if (r && !possible) possible = { bind: b, exact: false, ...(r.why ? { why: r.why } : {}) };
   }
@@ -141,8 +160,9 @@ export function compositorModifiers(binds: readonly Bind[]): Set<string> {
   const out = new Set<string>(['logo']);
   const count = new Map<string, number>();
   for (const b of binds) {
-    if (b.mode || !b.keys || b.keys.kind === 'pointer') continue;
-    for (const m of b.keys.modifiers) count.set(m, (count.get(m) ?? 0) + 1);
+    const keys = keysOf(b);
+    if (b.mode || keys.kind === 'pointer') continue;
+    for (const m of keys.modifiers) count.set(m, (count.get(m) ?? 0) + 1);
   }
   const top = Math.max(0, ...count.values());
   if (top > 0) for (const [m, n] of count) if (n === top) out.add(m);

@@ -56,7 +56,7 @@ export type { EnvVarSpec } from './config/env.js';
 export { parseCombo, parseModifiers, formatCombo } from './keys.js';
 export { escapeControlChars } from './text.js';
 export { canonicalKey, lookupKeysym, isControlChar, closestKeyNames, type Keysym } from './keysyms.js';
-export { bindKeysOf, bindReach, bindReachedBy, comboModifiers, compositorModifiers, bindTableOf, STANDARD_KEYCODES, type BindSyntax } from './bind-keys.js';
+export { bindKeysOf, bindReach, bindReachedBy, comboModifiers, compositorModifiers, bindTableOf, keysOf, STANDARD_KEYCODES, type BindSyntax } from './bind-keys.js';
 export { Pipeline, THEN_VALUES } from './pipeline/pipeline.js';
 export type { PipelineOptions, CallOptions, CallSource, ThenValue } from './pipeline/pipeline.js';
 export { ToolRegistry } from './pipeline/registry.js';

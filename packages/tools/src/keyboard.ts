@@ -4,7 +4,7 @@ import { allowAuthField, confirmField, thenField, windowField } from './common/f
 import { compositorOf, findWindow, snapshot } from './common/desktop.js';
 import { sleep } from './common/pointer.js';
 import { address } from './common/output.js';
-import { refuseCompositorBind } from './common/bind-guard.js';
+import { refuseCompositorBind, refuseTypedBinds } from './common/bind-guard.js';
 
 const keyboardOutput = z.union([
   z.strictObject({ action: z.literal('key'), keys: fact(z.string()), window: address.nullable() }),
@@ -51,6 +51,7 @@ export const keyboardTool = defineTool({
     let target: string | undefined;
     if (args.window) target = findWindow(await snapshot(ctx), args.window).address;
     if (combo) await refuseCompositorBind(ctx, combo);
+    else await refuseTypedBinds(ctx, args.text);
     return {
       summary: args.action === 'type' ? `type ${args.text.length} characters${target ? ` into ${target}` : ''}` : `press ${combo!.source}${target ? ` in ${target}` : ''}`,
       input: 'keyboard',
