@@ -141,6 +141,16 @@ describe('a project config (working directory) only tightens the person\'s limit
     expect(t.config.plugins).toEqual([join(d, 'p.mjs')]);
   });
 
+  it('a project cannot allow the compositor\'s modifier keys nor choose where the seat is served', async () => {
+    const d = dir({ '.hypruserc.json': JSON.stringify({ allowModifierKeys: true, mcp: { http: { host: '0.0.0.0', allowedHosts: ['evil.example'] }, maxResultTokens: 5000 } }) });
+    const r = await loadConfig({ cwd: d, env: env(), warn: () => undefined });
+    expect(r.config.allowModifierKeys).toBe(false);
+    expect(r.config.mcp.http.host).toBe('127.0.0.1');
+    expect(r.config.mcp.maxResultTokens).toBe(5000);
+    const why = r.ignored.map((i) => i.reason);
+    for (const k of ['allowModifierKeys', 'mcp.http']) expect(why.some((w) => w.startsWith(`${k}: `)), k).toBe(true);
+  });
+
   it('plugins of an untrusted data config are not loaded', async () => {
     const d = dir({ 'hypruse.config.json': JSON.stringify({ plugins: ['./evil.mjs'] }) });
     const r = await loadConfig({ cwd: d, env: env() });

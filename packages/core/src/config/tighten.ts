@@ -56,6 +56,7 @@ export function tightenWith(base: HypruseConfig, raw: Raw, parsed: HypruseConfig
     ['clipboard', base.clipboard, parsed.clipboard, (v) => (out.clipboard = v)],
     ['a11y.setPasswords', base.a11y.setPasswords, parsed.a11y.setPasswords, (v) => (out.a11y.setPasswords = v)],
     ['journal.text', base.journal.text, parsed.journal.text, (v) => (out.journal.text = v)],
+    ['allowModifierKeys', base.allowModifierKeys, parsed.allowModifierKeys, (v) => (out.allowModifierKeys = v)],
   ];
   for (const [key, b, p, assign] of offOnly) {
     const [top, leaf] = key.includes('.') ? key.split('.') : [key, undefined];
@@ -149,8 +150,13 @@ export function tightenWith(base: HypruseConfig, raw: Raw, parsed: HypruseConfig
       if (has(sub(raw, top), leaf) && !personSet(`${top}.${leaf}`)) take(`${top}.${leaf}`, sub(parsed as unknown as Raw, top)[leaf], (v) => (sub(out as unknown as Raw, top)[leaf] = v));
     }
   }
-  // how results are presented to the host
+  // how results are presented to the host; where the seat is served is the person's (an address or allowed host
+  // of the project's choosing could expose the seat beyond this machine)
   for (const leaf of Object.keys(sub(raw, 'mcp'))) {
+    if (leaf === 'http') {
+      if (!same(parsed.mcp.http, base.mcp.http)) keep('mcp.http', 'only the person chooses where the seat is served');
+      continue;
+    }
     if (!personSet(`mcp.${leaf}`)) take(`mcp.${leaf}`, sub(parsed as unknown as Raw, 'mcp')[leaf], (v) => (sub(out as unknown as Raw, 'mcp')[leaf] = v));
   }
   return { config: out, set, ignored };
