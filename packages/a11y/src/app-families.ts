@@ -38,6 +38,8 @@ export interface AppFamily {
   splash?: Array<{ class?: string; title?: string }>;
   /** How long a launch waits for the app's windows to stay unchanged (ms): longer for apps that replace their first window. */
   stayMs?: number;
+  /** Names its toolkit gives unlabelled widgets (their class: "GtkMenuButton"), regular expression sources: not names a person would use. */
+  widgetClassNames?: string[];
   /** What was measured about it (versions, facts); shown by nothing, read by people. */
   facts?: string;
 }
@@ -88,6 +90,8 @@ export const APP_FAMILIES: readonly AppFamily[] = [
     atspiToolkit: ['GTK', 'gtk'],
     // GTK 4 reads GTK_A11Y (none switches accessibility off); GTK 3 skips its bridge when NO_AT_BRIDGE=1
     undoHostEnv: { GTK_A11Y: 'atspi', NO_AT_BRIDGE: '0' },
+    // GTK 4 names an unlabelled widget by its type name: gnome-text-editor 43 showed "GtkMenuButton", "EditorSourceView", "EditorPage"
+    widgetClassNames: ['^(Gtk|Adw|Gdk)[A-Z][A-Za-z0-9]*$', '^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*(?:View|Page|Widget|Bin|Box|Stack|Grid|Revealer|Overlay)$'],
     facts: 'GTK apps expose their trees whenever the AT-SPI bus is reachable through the session bus.',
   },
   {
@@ -121,6 +125,13 @@ export const APP_FAMILIES: readonly AppFamily[] = [
     facts: 'Firefox ESR 153 exposes its tree whenever the AT-SPI bus is present; no switch.',
   },
 ];
+
+const WIDGET_CLASS_NAMES = APP_FAMILIES.flatMap((f) => f.widgetClassNames ?? []).map((re) => new RegExp(re));
+
+/** Whether an accessible name is a widget's type name rather than a name a person would use. */
+export function isWidgetClassName(name: string): boolean {
+  return name.length > 0 && !/\s/.test(name) && WIDGET_CLASS_NAMES.some((re) => re.test(name));
+}
 
 /** Bytes of a program read to find the libraries it links (the dynamic string table sits near the start of an ELF file). */
 const ELF_SCAN_BYTES = 2 * 1024 * 1024;

@@ -2,6 +2,7 @@ import type { Rect } from '@hypruse/core';
 import { AtspiBus, isGoneError, isMissingInterfaceError, isUnknownObjectError, type CallSpec } from './atspi-bus.js';
 import { ATSPI_CACHE_PATH, ATSPI_NULL_PATH, COORD_TYPE_WINDOW, IFACE, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES, decodeStates } from './atspi-constants.js';
 import type { Deadline } from './deadline.js';
+import { isWidgetClassName } from './app-families.js';
 
 export interface NodeRef {
   bus: string;
@@ -102,7 +103,15 @@ export class TreeReader {
       this.bus.call({ dest: ref.bus, path: ref.path, iface, member, signature, body } satisfies CallSpec, deadline);
     const details = opts.details !== false;
 
-    const nameP = call(IFACE.Properties, 'Get', 'ss', [IFACE.Accessible, 'Name']).then((b) => String(variantValue(b[0]) ?? ''));
+    const nameP = call(IFACE.Properties, 'Get', 'ss', [IFACE.Accessible, 'Name']).then((b) => String(variantValue(b[0]) ?? '')).then((n) =>
+      // a toolkit that names an unlabelled widget by its class (GTK 4: "GtkMenuButton"): its description (the tooltip) if any, else no name
+      isWidgetClassName(n)
+        ? call(IFACE.Properties, 'Get', 'ss', [IFACE.Accessible, 'Description']).then(
+            (d) => String(variantValue(d[0]) ?? '').trim(),
+            () => '',
+          )
+        : n,
+    );
     const roleP = call(IFACE.Accessible, 'GetRole').then((b) => Number(b[0] ?? 0));
     const roleNameP = roleP.then((roleId) => this.roleName(ref, roleId, deadline));
     const stateP = call(IFACE.Accessible, 'GetState').then((b) => decodeStates((b[0] as number[]) ?? []));
@@ -531,7 +540,7 @@ export interface CacheItem {
 /** Decodes one a((so)(so)(so)iiassusau) element (object, application, parent, index, child count, interfaces, name, role, description, states). */
 function toCacheItem(v: unknown, bus: string): CacheItem | null {
   if (!Array.isArray(v) || v.length < 10) return null;
-  const [obj, , parent, index, childCount, ifaces, name, role, , states] = v as [[string, string], unknown, [string, string], number, number, string[], string, number, string, number[]];
+  const [obj, , parent, index, childCount, ifaces, name, role, description, states] = v as [[string, string], unknown, [string, string], number, number, string[], string, number, string, number[]];
   if (!Array.isArray(obj) || typeof obj[1] !== 'string' || !Array.isArray(parent)) return null;
   return {
     ref: { bus: obj[0] || bus, path: obj[1] },
@@ -539,7 +548,8 @@ function toCacheItem(v: unknown, bus: string): CacheItem | null {
     index: Number(index),
     childCount: Number(childCount),
     interfaces: (ifaces ?? []).map((n) => String(n).replace(/^org\.a11y\.atspi\./, '')),
-    name: String(name ?? ''),
+    // a widget's type name ("GtkMenuButton") is no name: its description (the tooltip) stands for it
+    name: isWidgetClassName(String(name ?? '')) ? String(description ?? '').trim() : String(name ?? ''),
     roleId: Number(role ?? 0),
     states: decodeStates(states ?? []),
   };

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_FAMILIES, planLaunch, programOf, recognise } from '../src/app-families.js';
+import { APP_FAMILIES, isWidgetClassName, planLaunch, programOf, recognise } from '../src/app-families.js';
 
 /** A PATH folder holding fake programs: name -> file content. */
 function bin(files: Record<string, string>): string {
@@ -72,5 +72,12 @@ describe('planLaunch: the family table applied to a command', () => {
     const ids = APP_FAMILIES.map((f) => f.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const f of APP_FAMILIES) expect(Boolean(f.binaries?.length || f.libraries?.length || f.markerFiles?.length), f.id).toBe(true);
+  });
+});
+
+describe('isWidgetClassName: names a toolkit made from a widget type', () => {
+  it('recognises GTK 4 type names and leaves names people use', () => {
+    for (const n of ['GtkMenuButton', 'AdwTabBar', 'EditorSourceView', 'EditorPage']) expect(isWidgetClassName(n), n).toBe(true);
+    for (const n of ['Open', 'JavaScript', 'GitHub', 'Save As', 'New tab (Ctrl+T)', 'Overview', '']) expect(isWidgetClassName(n), n).toBe(false);
   });
 });
