@@ -29,6 +29,12 @@ def walk(node, depth, out):
         return
     row = {'role': role, 'name': name, 'states': states, 'depth': depth}
     try:
+        desc = node.get_description() or ''
+        if desc:
+            row['description'] = desc
+    except Exception:
+        pass
+    try:
         t = node.get_text_iface()
         if t is not None and role != 'password text':
             row['text'] = t.get_text(0, min(t.get_character_count(), 10000))

@@ -6,6 +6,8 @@ const DUMP = new URL('./atspi-dump.py', import.meta.url).pathname;
 export interface AtspiNode {
   role: string;
   name: string;
+  /** The description (GTK 4: the tooltip), when the object has one. */
+  description?: string;
   states: string[];
   text?: string;
   value?: number;
