@@ -31,7 +31,19 @@ function launchOpensMoving(s: FakeSession, moves: Array<{ afterMs: number; y: nu
 describe('launch waits for the window to settle', () => {
   it('reports the position after the move, not the first one', async () => {
     session = await fakeSession();
-    const seen = launchOpensMoving(session, [{ afterMs: 150, y: 27 }]);
+    // the move comes at launch's first look after the window appeared (not on a timer, which a loaded machine
+    // can fire after launch has answered)
+    const seen = launchOpensMoving(session, []);
+    const comp = session.fake.compositor;
+    const snapshot = comp.snapshot.bind(comp);
+    comp.snapshot = async () => {
+      const w = comp.desktop.windows.find((x) => x.address === '33');
+      if (w && seen.movedAt.length === 0) {
+        w.geometry = { ...w.geometry, y: 27, height: 773 };
+        seen.movedAt.push(Date.now());
+      }
+      return snapshot();
+    };
     const r = await session.pipeline.call('launch', { command: 'gtk3-widget-factory' });
     const answered = Date.now();
     expect(r.data!).toMatchObject({ address: '33', at: [0, 27], size: [1280, 773] });
