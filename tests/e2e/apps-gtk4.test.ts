@@ -6,10 +6,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scaledMs } from '@hypruse/core';
-import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
-import { startServerExactEnv, type Server } from '../support/server.js';
-import { alive } from '../support/tools.js';
+import { requireDesktop, swayNodes } from '../support/desktop.js';
+import { type Server } from '../support/server.js';
+import { startStrippedHostServer, stopLaunched } from '../support/apps.js';
 
 const desk = await requireDesktop();
 
@@ -19,13 +18,10 @@ describe.skipIf(!desk)('GTK 4 + libadwaita (gnome-text-editor) through the MCP s
   const home = mkdtempSync(join(tmpdir(), 'hypruse-gtk4-home-'));
 
   beforeAll(async () => {
-    server = await startServerExactEnv({ HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_RUNTIME_DIR: desk!.env.XDG_RUNTIME_DIR, HYPRUSE_INDICATOR: '0' });
+    server = await startStrippedHostServer(home, desk!.env.XDG_RUNTIME_DIR);
   }, 60000);
   afterAll(async () => {
-    if (pid && alive(pid)) {
-      process.kill(pid, 'SIGTERM');
-      await waitFor(() => !alive(pid), scaledMs(5000), 'gnome-text-editor to exit').catch(() => alive(pid) && process.kill(pid, 'SIGKILL'));
-    }
+    await stopLaunched(pid);
     await server?.close();
   });
 

@@ -10,21 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaledMs } from '@hypruse/core';
 import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
-import { startServerExactEnv, type Server } from '../support/server.js';
-import { alive } from '../support/tools.js';
+import { type Server } from '../support/server.js';
+import { startStrippedHostServer, stopLaunched } from '../support/apps.js';
 
 const desk = await requireDesktop();
 
-/** Stop a process this test's launches started (by its pid): TERM, then KILL if it lingers. */
-async function stop(pid: number): Promise<void> {
-  if (!alive(pid)) return;
-  process.kill(pid, 'SIGTERM');
-  try {
-    await waitFor(() => !alive(pid), scaledMs(5000), `pid ${pid} to exit`);
-  } catch {
-    if (alive(pid)) process.kill(pid, 'SIGKILL');
-  }
-}
 
 function environ(pid: number): Record<string, string> {
   const out: Record<string, string> = {};
@@ -41,10 +31,10 @@ describe.skipIf(!desk)('launch from a server with only HOME, PATH and XDG_RUNTIM
   const home = mkdtempSync(join(tmpdir(), 'hypruse-apps-home-'));
 
   beforeAll(async () => {
-    server = await startServerExactEnv({ HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_RUNTIME_DIR: desk!.env.XDG_RUNTIME_DIR, HYPRUSE_INDICATOR: '0' });
+    server = await startStrippedHostServer(home, desk!.env.XDG_RUNTIME_DIR);
   }, 60000);
   afterAll(async () => {
-    for (const pid of pids) await stop(pid).catch(() => undefined);
+    for (const pid of pids) await stopLaunched(pid).catch(() => undefined);
     await server?.close();
   });
 
@@ -118,7 +108,7 @@ describe.skipIf(!desk)('launch from a server with only HOME, PATH and XDG_RUNTIM
     expect(b.text[0]).toMatch(/handed over to the running instance \(pid \d+\), which showed it in its existing window/);
     const after = (await swayNodes()).find((n) => String(n.id) === String(a.data.address));
     expect(after?.name, 'the running instance opened a second document').toMatch(/^Untitled 2 - Mousepad$/);
-    await stop(pid);
+    await stopLaunched(pid);
   }, 90000);
 
   it('LibreOffice Writer: the splash is skipped, the document window comes back with the first-start dialog over it', async () => {
@@ -134,6 +124,6 @@ describe.skipIf(!desk)('launch from a server with only HOME, PATH and XDG_RUNTIM
     const dialogs = (l.data.dialogs ?? []) as Array<{ address: string; title: string }>;
     expect(dialogs.map((d) => d.title)).toEqual([expect.stringMatching(/^Tip of the Day/)]);
     expect(nodes.find((n) => String(n.id) === dialogs[0]!.address)?.name).toMatch(/^Tip of the Day/);
-    await stop(pid);
+    await stopLaunched(pid);
   }, 90000);
 });

@@ -9,20 +9,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaledMs } from '@hypruse/core';
 import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
-import { startServerExactEnv, type Server } from '../support/server.js';
+import { type Server } from '../support/server.js';
+import { startStrippedHostServer, stopLaunched } from '../support/apps.js';
 import { alive } from '../support/tools.js';
 
 const desk = await requireDesktop();
 
-async function stop(pid: number): Promise<void> {
-  if (!alive(pid)) return;
-  process.kill(pid, 'SIGTERM');
-  try {
-    await waitFor(() => !alive(pid), scaledMs(5000), `pid ${pid} to exit`);
-  } catch {
-    if (alive(pid)) process.kill(pid, 'SIGKILL');
-  }
-}
 
 describe.skipIf(!desk)('Qt 5 (featherpad) through the MCP server of a stripped host', () => {
   let server: Server;
@@ -32,10 +24,10 @@ describe.skipIf(!desk)('Qt 5 (featherpad) through the MCP server of a stripped h
   chmodSync(out, 0o777);
 
   beforeAll(async () => {
-    server = await startServerExactEnv({ HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_RUNTIME_DIR: desk!.env.XDG_RUNTIME_DIR, HYPRUSE_INDICATOR: '0' });
+    server = await startStrippedHostServer(home, desk!.env.XDG_RUNTIME_DIR);
   }, 60000);
   afterAll(async () => {
-    for (const pid of pids) await stop(pid).catch(() => undefined);
+    for (const pid of pids) await stopLaunched(pid).catch(() => undefined);
     await server?.close();
   });
 

@@ -1,6 +1,6 @@
 // Faults around the server's own process and its helpers, on the real
 // headless sway desktop: a hung or vanished AT-SPI app, grim/wtype missing,
-// a journal that cannot be written, an unwritable screenshot directory,
+// a journal that cannot be written, a file where the screenshot directory should be,
 // SIGTERM in the middle of a drag and of a sequence, and a client cancelling
 // wait_for. Each case asserts the exact error category and that the server
 // (or a fresh one) answers the next call; effects are checked through sway.
@@ -15,6 +15,7 @@ import { HypruseError, scaledMs } from '@hypruse/core';
 import { createSession, type Session } from 'hypruse';
 import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
+import { alive } from '../support/tools.js';
 
 const desk = await requireDesktop();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -171,7 +172,7 @@ describe.skipIf(!desk)('the built server with broken surroundings (stdio)', () =
     expect(again.isError).toBe(false);
   });
 
-  it('an unwritable screenshot directory (file mode): error.capture with a hint, and the next call answers', async () => {
+  it('a file where the screenshot directory should be (file mode): error.unsafe_dir naming it, with a hint, and the server answers the next call the same way', async () => {
     const rt = mkdtempSync(join(tmpdir(), 'hypruse-rt-'));
     chmodSync(rt, 0o700);
     writeFileSync(join(rt, 'hypruse'), 'a file where the screenshot directory should be');
@@ -180,10 +181,15 @@ describe.skipIf(!desk)('the built server with broken surroundings (stdio)', () =
     expect(r.isError).toBe(true);
     const meta = (r.raw as { _meta?: Record<string, { code: string; hint: string | null }> })._meta?.['hypruse/error'];
     expect(r.text[0]).toMatch(/^error: /);
-    expect(meta?.code).toBe('error.capture');
+    // the folder of hypruse's files is checked before anything is written in it: a file there is refused as unsafe
+    expect(meta?.code).toBe('error.unsafe_dir');
+    expect(r.text[0]).toContain(join(rt, 'hypruse'));
     expect(meta?.hint).toBeTruthy();
+    // that folder holds every file of the session (the beacon too): the server stays up and refuses each call alike
     const d = await srv.call('desktop');
-    expect(d.isError).toBe(false);
+    expect(d.isError).toBe(true);
+    expect((d.raw as { _meta?: Record<string, { code: string }> })._meta?.['hypruse/error']?.code).toBe('error.unsafe_dir');
+    expect(srv.pid && alive(srv.pid)).toBeTruthy();
   });
 
   it('SIGTERM mid-drag and mid-sequence: the server exits promptly, and a following click behaves normally', async () => {
