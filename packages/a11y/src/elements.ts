@@ -21,10 +21,14 @@ const isDocument = (n: RawNode): boolean => n.roleId === Role.DOCUMENT_WEB || n.
 /**
  * The documents of background tabs: a browser that keeps them in the tree (Firefox) reports them
  * `visible` but not `showing`, while the page on screen is `showing`. Only when some document is
- * showing (a toolkit that never sets `showing` hides nothing).
+ * showing (a toolkit that never sets `showing` hides nothing). Right after a tab switch the page
+ * left behind may still be `showing` for a moment while the selected tab (and the window title)
+ * already name the new one: when the selected page tab names one of the documents, the documents
+ * it does not name are the background ones.
  */
 export function backgroundDocuments(root: RawNode): Set<RawNode> {
   const docs: RawNode[] = [];
+  const selectedTabs = new Set<string>();
   const stack = [root];
   while (stack.length > 0) {
     const n = stack.pop() as RawNode;
@@ -32,10 +36,18 @@ export function backgroundDocuments(root: RawNode): Set<RawNode> {
       docs.push(n);
       continue;
     }
+    if (n.roleId === Role.PAGE_TAB && n.states.includes('selected') && n.name.trim()) selectedTabs.add(tabTitle(n.name));
     stack.push(...n.children);
   }
+  const named = docs.filter((d) => selectedTabs.has(tabTitle(d.name)));
+  if (docs.length > 1 && named.length > 0) return new Set(docs.filter((d) => !named.includes(d)));
   if (!docs.some((d) => d.states.includes('showing'))) return new Set();
   return new Set(docs.filter((d) => !d.states.includes('showing')));
+}
+
+/** A tab's or a page's title as both name it (a browser's tab name may carry a suffix such as its memory use). */
+function tabTitle(name: string): string {
+  return name.replace(TAB_NAME_NOISE, '').replace(EMBEDDED_OBJECT, '').trim();
 }
 
 /** The option a combo box shows (its selected item), from the children read with it. */

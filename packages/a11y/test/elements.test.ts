@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Role, decodeStates } from '../src/atspi-constants.js';
-import { boxProblem, collectElements, isActionable, isSkeleton, toElement } from '../src/elements.js';
+import { backgroundDocuments, boxProblem, collectElements, isActionable, isSkeleton, toElement } from '../src/elements.js';
 import { isPasswordAttrs, type RawNode } from '../src/tree-reader.js';
 
 const SHOWN = ['enabled', 'sensitive', 'showing', 'visible'];
@@ -188,5 +188,25 @@ describe('the a11y package never calls Properties.GetAll', () => {
     const { readdirSync, readFileSync } = await import('node:fs');
     const dir = new URL('../src/', import.meta.url);
     for (const f of readdirSync(dir)) expect(readFileSync(new URL(f, dir), 'utf8').includes(`'GetAll'`), f).toBe(false);
+  });
+});
+
+describe('backgroundDocuments', () => {
+  const VISIBLE = ['enabled', 'sensitive', 'visible'];
+  const tabs = (selected: string) =>
+    node({ roleId: Role.PAGE_TAB_LIST }, ['Order form', 'Long article'].map((t) => node({ roleId: Role.PAGE_TAB, name: t, states: t === selected ? [...SHOWN, 'selected'] : SHOWN })));
+  it('leaves out the pages that are not showing', () => {
+    const a = node({ roleId: Role.DOCUMENT_WEB, name: 'Order form', states: VISIBLE });
+    const b = node({ roleId: Role.DOCUMENT_WEB, name: 'Long article' });
+    expect(backgroundDocuments(node({ roleId: Role.FRAME }, [node({ roleId: Role.FILLER }, [a, b])]))).toEqual(new Set([a]));
+  });
+  it('right after a tab switch, the selected tab names the page on screen though the one left behind still reads showing', () => {
+    const a = node({ roleId: Role.DOCUMENT_WEB, name: 'Order form' });
+    const b = node({ roleId: Role.DOCUMENT_WEB, name: 'Long article', states: VISIBLE });
+    expect(backgroundDocuments(node({ roleId: Role.FRAME }, [tabs('Long article'), node({ roleId: Role.FILLER }, [a, b])]))).toEqual(new Set([a]));
+  });
+  it('hides nothing where no document is showing and no tab names one', () => {
+    const a = node({ roleId: Role.DOCUMENT_WEB, name: 'One', states: VISIBLE });
+    expect(backgroundDocuments(node({ roleId: Role.FRAME }, [a]))).toEqual(new Set());
   });
 });
