@@ -1,9 +1,14 @@
 import type { DesktopEvent } from '../contracts/desktop.js';
 import { HypruseError } from '../errors.js';
 import { EventQueue } from '../events/event-queue.js';
+import { scaledMs } from '../time.js';
 
-/** The one reconnect schedule of every compositor event stream (ms before each attempt); after the last, subscribers fail. */
-export const RECONNECT_DELAYS_MS: readonly number[] = [0, 50, 100, 250, 500, 1000, 2000];
+/**
+ * The one reconnect schedule of every compositor event stream (ms before each attempt); after the last,
+ * subscribers fail. It adds up to under 2 s (scaled by the time policy), so a compositor that died is
+ * reported within 3 s while one that drops its stream for a moment is reconnected.
+ */
+export const RECONNECT_DELAYS_MS: readonly number[] = [0, 50, 100, 250, 500, 1000];
 
 /** A live event connection opened by a plugin. */
 export interface StreamConnection {
@@ -138,7 +143,7 @@ export class EventHub {
   private async reconnect(gen: number, cause: HypruseError): Promise<void> {
     let last: unknown = cause;
     for (const delay of RECONNECT_DELAYS_MS) {
-      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+      if (delay > 0) await new Promise((r) => setTimeout(r, scaledMs(delay)));
       if (gen !== this.generation || this.disposed) return;
       try {
         await this.open(gen, true);
