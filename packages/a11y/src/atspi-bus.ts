@@ -151,7 +151,9 @@ export class AtspiBus {
       const b = await this.callOn(session, { dest: 'org.a11y.Bus', path: '/org/a11y/bus', iface: 'org.freedesktop.DBus.Properties', member: 'Get', signature: 'ss', body: ['org.a11y.Status', prop] }, deadline);
       return (b[0] as { value?: unknown } | undefined)?.value === true;
     };
-    const [isEnabled, screenReaderEnabled] = await Promise.all([get('IsEnabled'), get('ScreenReaderEnabled')]);
+    // a bus whose org.a11y.Status lacks a property answers "No such property" (seen for ScreenReaderEnabled
+    // on Debian sid's at-spi2-core): a switch it does not have reads as off
+    const [isEnabled, screenReaderEnabled] = await Promise.all([get('IsEnabled').catch(() => false), get('ScreenReaderEnabled').catch(() => false)]);
     return { isEnabled, screenReaderEnabled };
   }
 
