@@ -124,7 +124,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       if (disposed) return;
       disposed = true;
       if (statePath) saveCliState(statePath, state);
-      await releaseInput(c);
+      await releaseInput(c, { final: true });
       await presence.dispose().catch(() => undefined);
       await indicator.dispose().catch(() => undefined);
       for (const t of [Tokens.Accessibility, Tokens.Input, Tokens.Capture] as const) {
@@ -160,10 +160,10 @@ async function openDesk(wanted: string, source: CallSource, factories: Composito
 }
 
 /** Release held buttons/keys without waiting on any lock (signal handlers, stop). */
-export async function releaseInput(c: DependencyContainer): Promise<void> {
+export async function releaseInput(c: DependencyContainer, opts?: { final?: boolean }): Promise<void> {
   if (!c.isRegistered(Tokens.Input, true)) return;
   try {
-    await c.resolve<Input>(Tokens.Input).releaseAll();
+    await c.resolve<Input>(Tokens.Input).releaseAll(opts);
   } catch {
     /* nothing held, or the connection is gone */
   }

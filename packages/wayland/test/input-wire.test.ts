@@ -233,6 +233,35 @@ describe('pointer', () => {
     await input.dispose();
   });
 
+  it('the final release (the process ends) cancels the drag and refuses every later press: a sequence\'s next drag presses nothing', async () => {
+    const input = makeInput();
+    let moves = 0;
+    const dragging = input.drag('left', async () => {
+      for (;;) {
+        await input.moveAbsolute({ x: 10 + moves, y: 10 }, { x: 0, y: 0, width: 100, height: 100 });
+        moves++;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    });
+    await fake.until(() => buttons().length === 1 && moves > 1);
+    await input.releaseAll({ final: true });
+    await expect(dragging).rejects.toBeInstanceOf(CancelledError);
+    // what a sequence would do next, and a click queued behind it: neither presses
+    await expect(input.drag('left', async () => undefined)).rejects.toBeInstanceOf(CancelledError);
+    await expect(input.click('left', 1)).rejects.toBeInstanceOf(CancelledError);
+    expect(buttons()).toEqual([[0x110, 1], [0x110, 0]]);
+    await input.dispose();
+  });
+
+  it('a press queued while the device is still being created is refused once dispose began', async () => {
+    const input = makeInput();
+    const clicking = input.click('left', 1);
+    const disposing = input.dispose();
+    await expect(clicking).rejects.toBeInstanceOf(CancelledError);
+    await disposing;
+    expect(buttons()).toEqual([]);
+  });
+
   it('surfaces wl_display.error as error.wayland naming the object, then reconnects on the next call', async () => {
     const input = makeInput();
     fake.errorOn = (r) => (r.iface === 'zwlr_virtual_pointer_v1' && r.opcode === 2 ? [1, 'invalid button'] : null);

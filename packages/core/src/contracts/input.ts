@@ -29,7 +29,10 @@ export interface Input {
   moveAbsolute(point: Point, bounds: Rect): Promise<void>;
   type(text: string, signal?: AbortSignal): Promise<void>;
   key(combo: KeyCombo, signal?: AbortSignal): Promise<void>;
-  /** Release every held button and key now; safe to call from signal handlers. */
-  releaseAll(): Promise<void>;
+  /**
+   * Release every held button and key now; safe to call from signal handlers. `final`: the
+   * process is ending, so every call in flight or queued is cancelled and nothing is pressed again.
+   */
+  releaseAll(opts?: { final?: boolean }): Promise<void>;
   dispose(): Promise<void>;
 }

@@ -67,13 +67,14 @@ async function serveMonitor(loaded: LoadedConfig, origin: { value: string | null
 
 /** Release held input, stop the journal and dispose, whatever of it exists. */
 async function shutdown(): Promise<void> {
-  await monitor?.close().catch(() => undefined);
-  monitor = null;
   const session = active;
+  const page = monitor;
+  monitor = null;
+  // held input is released first, beside the page and the chord: none of them may wait for another
+  const release = session ? import('../session.js').then(({ releaseInput }) => releaseInput(session.container, { final: true })) : undefined;
+  await Promise.all([release, page?.close().catch(() => undefined), session ? chord?.remove().catch(() => undefined) : undefined]);
   if (!session) return;
-  const [{ releaseInput }, { journalSessionStop }] = await Promise.all([import('../session.js'), import('@hypruse/trust')]);
-  // the chord goes beside the input release: both are quick, and neither may wait for the other
-  await Promise.all([releaseInput(session.container), chord?.remove().catch(() => undefined)]);
+  const { journalSessionStop } = await import('@hypruse/trust');
   await Promise.all([session.dispose(), journalSessionStop(session.config, VERSION, session.env)]);
 }
 

@@ -82,6 +82,12 @@ export class WaylandInput implements Input {
   /** The bound wl_seat and its capabilities when we connected (1 pointer, 2 keyboard; -1 unknown). */
   private seat: { id: number; caps: number } | null = null;
   private tail: Promise<unknown> = Promise.resolve();
+  /**
+   * Aborted by the final release (the process is ending) and by dispose: no press may follow it.
+   * A press after the release would stay held when the process exits, and a compositor that
+   * counts pressed buttons per seat (sway) then keeps every later click on the old surface.
+   */
+  private readonly ending = new AbortController();
   private readonly owner = new AsyncLocalStorage<WaylandInput>();
 
   constructor(opts: WaylandInputOptions) {
@@ -91,6 +97,11 @@ export class WaylandInput implements Input {
     this.baseTimeoutMs = opts.timeoutMs ?? 3000;
     this.settleMs = opts.settleMs ?? DEVICE_SETTLE_MS;
     this.clickHoldMs = opts.clickHoldMs ?? CLICK_HOLD_MS;
+  }
+
+  /** The caller's signal joined with the end of this input. */
+  private until(signal?: AbortSignal): AbortSignal {
+    return signal ? AbortSignal.any([signal, this.ending.signal]) : this.ending.signal;
   }
 
   /** Run `fn` alone; calls made from inside `fn` (a drag's moves) run directly. */
@@ -212,7 +223,8 @@ export class WaylandInput implements Input {
     });
   }
 
-  click(button: PointerButton, count: 1 | 2 | 3, signal?: AbortSignal): Promise<void> {
+  click(button: PointerButton, count: 1 | 2 | 3, given?: AbortSignal): Promise<void> {
+    const signal = this.until(given);
     return this.exclusive(async () => {
       throwIfAborted(signal);
       const p = await this.pointerDevice(signal);
@@ -221,6 +233,7 @@ export class WaylandInput implements Input {
           await sleep(DOUBLE_CLICK_GAP_MS);
           throwIfAborted(signal);
         }
+        throwIfAborted(signal);
         this.heldButton = button;
         try {
           await p.button(button, true);
@@ -232,7 +245,8 @@ export class WaylandInput implements Input {
     });
   }
 
-  holdModifiers(modifiers: KeyCombo['modifiers'], during: () => Promise<void>, signal?: AbortSignal): Promise<void> {
+  holdModifiers(modifiers: KeyCombo['modifiers'], during: () => Promise<void>, given?: AbortSignal): Promise<void> {
+    const signal = this.until(given);
     return this.exclusive(async () => {
       throwIfAborted(signal);
       if (!modifiers.length) return during();
@@ -258,10 +272,12 @@ export class WaylandInput implements Input {
     }
   }
 
-  drag(button: PointerButton, during: () => Promise<void>, signal?: AbortSignal): Promise<void> {
+  drag(button: PointerButton, during: () => Promise<void>, given?: AbortSignal): Promise<void> {
+    const signal = this.until(given);
     return this.exclusive(async () => {
       throwIfAborted(signal);
       const p = await this.pointerDevice(signal);
+      throwIfAborted(signal);
       this.heldButton = button; // set before the press, so releaseAll covers a press in flight
       try {
         await p.button(button, true);
@@ -272,7 +288,8 @@ export class WaylandInput implements Input {
     });
   }
 
-  scroll(dx: number, dy: number, signal?: AbortSignal): Promise<void> {
+  scroll(dx: number, dy: number, given?: AbortSignal): Promise<void> {
+    const signal = this.until(given);
     return this.exclusive(async () => {
       throwIfAborted(signal);
       if (!Number.isFinite(dx) || !Number.isFinite(dy)) throw new HypruseError('usage.arguments', `scroll amounts must be finite numbers, got dx=${dx} dy=${dy}`);
@@ -289,7 +306,8 @@ export class WaylandInput implements Input {
     });
   }
 
-  type(text: string, signal?: AbortSignal): Promise<void> {
+  type(text: string, given?: AbortSignal): Promise<void> {
+    const signal = this.until(given);
     return this.exclusive(async () => {
       throwIfAborted(signal);
       if (text === '') return;
@@ -298,7 +316,8 @@ export class WaylandInput implements Input {
     });
   }
 
-  key(combo: KeyCombo, signal?: AbortSignal): Promise<void> {
+  key(combo: KeyCombo, given?: AbortSignal): Promise<void> {
+    const signal = this.until(given);
     return this.exclusive(async () => {
       throwIfAborted(signal);
       const kb = await this.keyboardPath(signal);
@@ -306,7 +325,8 @@ export class WaylandInput implements Input {
     });
   }
 
-  async releaseAll(): Promise<void> {
+  async releaseAll(opts?: { final?: boolean }): Promise<void> {
+    if (opts?.final) this.ending.abort();
     const conn = this.conn;
     if (!conn || conn.failure) {
       this.heldButton = null;
@@ -323,7 +343,7 @@ export class WaylandInput implements Input {
   }
 
   async dispose(): Promise<void> {
-    await this.releaseAll();
+    await this.releaseAll({ final: true });
     const conn = this.conn;
     const pointer = this.pointer;
     const keyboard = this.wireKeyboard;
