@@ -29,6 +29,7 @@ import { a11yBusAddress, appBusName, busctlActivateCache, busctlGetItems, busctl
 import { Elapsed, measurePair, sleep, type Stats } from './lib/measure.js';
 import { machine, ratio, table, type Row } from './lib/report.js';
 import { spawnServer } from './lib/stdio.js';
+import { benchMcp } from './mcp.js';
 import { compileOneshot, startSimulator } from './lib/hyprland.js';
 import { SNAPSHOT_QUERIES, buildBatch } from '@hypruse/compositor-hyprland';
 
@@ -366,6 +367,7 @@ await row(
   floor,
   { runs: few, warmup: 1 },
 );
+await benchMcp({ row, rows, bin: BIN, env: serverEnv, floor, runs: few });
 // one long-lived server: a call over stdio, then its memory
 const { server } = await spawnServer(BIN, serverEnv);
 try {
