@@ -609,6 +609,11 @@ export class AtspiAccessibility implements Accessibility {
     return this.onElement(ref, signal, (d) => this.ops.setText(ref, text, d));
   }
 
+  insertText(ref: A11yElement['ref'], text: string, signal?: AbortSignal): Promise<{ offset: number; before: string } | null> {
+    this.reuse.input();
+    return this.onElement(ref, signal, (d) => this.ops.insertText(ref, text, d));
+  }
+
   text(ref: A11yElement['ref'], limit: number, signal?: AbortSignal): Promise<string | null> {
     return this.onElement(ref, signal, (d) => this.ops.text(ref, limit, d));
   }

@@ -59,6 +59,23 @@ export class ElementOps {
     return r !== undefined && r[0] === true;
   }
 
+  /**
+   * Insert at the caret (CaretOffset; the end when the caret is outside the text) through
+   * EditableText.InsertText. ATK takes the length in bytes of UTF-8, offsets in characters.
+   */
+  async insertText(ref: NodeRef, text: string, d: Deadline): Promise<{ offset: number; before: string } | null> {
+    const count = await this.optional(this.call(ref, d, IFACE.Properties, 'Get', 'ss', [IFACE.Text, 'CharacterCount']));
+    if (count === undefined) return null;
+    const total = Number(unwrap(count[0]));
+    const got = await this.optional(this.call(ref, d, IFACE.Text, 'GetText', 'ii', [0, -1]));
+    const before = typeof got?.[0] === 'string' ? got[0] : '';
+    const caret = await this.optional(this.call(ref, d, IFACE.Properties, 'Get', 'ss', [IFACE.Text, 'CaretOffset']));
+    const at = Number(unwrap(caret?.[0]) ?? -1);
+    const offset = Number.isInteger(at) && at >= 0 && at <= total ? at : total;
+    const r = await this.optional(this.call(ref, d, IFACE.EditableText, 'InsertText', 'isi', [offset, text, Buffer.byteLength(text, 'utf8')]));
+    return r !== undefined && r[0] === true ? { offset, before } : null;
+  }
+
   async text(ref: NodeRef, limit: number, d: Deadline): Promise<string | null> {
     const node = await this.reader.readNode(ref, 0, d, { details: true, anyText: true, textLimit: limit });
     if (!node || node.password) return null;
@@ -201,4 +218,9 @@ export class ElementOps {
     }
     return '';
   }
+}
+
+/** A D-Bus variant's value (dbus-next gives Properties.Get's answer as { signature, value }). */
+function unwrap(v: unknown): unknown {
+  return v && typeof v === 'object' && 'value' in v ? (v as { value: unknown }).value : v;
 }

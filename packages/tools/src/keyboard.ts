@@ -1,14 +1,28 @@
 import { z } from 'zod';
-import { Tokens, UsageError, comboModifiers, defineTool, fact, parseCombo, result, scaledMs, type KeyCombo, type ToolContext } from '@hypruse/core';
+import {
+  HypruseError, NotFoundError, Tokens, TrustError, UsageError, backgroundRefusal, comboModifiers, defineTool, fact, parseCombo, result, scaledMs,
+  type A11yElement, type KeyCombo, type ToolContext,
+} from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, snapshot } from './common/desktop.js';
+import { elementNameField, resolveElement, roleField } from './common/elements.js';
 import { sleep } from './common/pointer.js';
 import { address } from './common/output.js';
 import { refuseCompositorBind, refuseTypedBinds } from './common/bind-guard.js';
 
 const keyboardOutput = z.union([
   z.strictObject({ action: z.literal('key'), keys: fact(z.string()), window: address.nullable() }),
-  z.strictObject({ action: z.literal('type'), chars: z.number(), window: address.nullable(), verified: z.boolean().nullable(), field: z.string().optional() }),
+  z.strictObject({
+    action: z.literal('type'),
+    chars: z.number(),
+    window: address.nullable(),
+    verified: z.boolean().nullable(),
+    field: z.string().optional(),
+    /** keys: typed on the seat's keyboard; atspi: inserted (or replaced) through the field's EditableText, nothing sent to the seat. */
+    via: z.enum(['keys', 'atspi']).optional(),
+    /** The named field typed into (atspi): its role and name. */
+    element: z.strictObject({ role: fact(z.string()), name: z.string() }).optional(),
+  }),
 ]);
 
 const input = z
@@ -17,6 +31,9 @@ const input = z
     text: z.string().max(20000, 'type at most 20000 characters per call').refine((t) => !/\p{Cs}/u.test(t), 'text contains a lone surrogate (broken UTF-16), which cannot be typed').default('').describe('Text to type (unicode-safe). "-" on the command line reads stdin.'),
     keys: fact(z.string().max(100)).default('').describe('Combination such as "ctrl+s", "Return", "alt+F4", "shift+Tab".'),
     window: windowField.describe('Focus this window first (recommended on a shared seat).'),
+    name: elementNameField.describe('type: the field to type into, by name as ui lists it: the text goes in through its AT-SPI EditableText at its caret, without focusing anything (the way background mode types). Needs window.'),
+    role: roleField,
+    replace: z.boolean().default(false).describe('type with name: replace the field\'s whole text instead of inserting at its caret.'),
     then: thenField,
     allow_auth: allowAuthField,
     confirm: confirmField,
@@ -26,6 +43,10 @@ const input = z
 type Args = z.output<typeof input>;
 
 function check(args: Args): KeyCombo | null {
+  if (args.action !== 'type' && (args.name || args.replace)) throw new UsageError('name and replace are for action=type (a field to type into); key presses into the window');
+  if (!args.name && args.replace) throw new UsageError('replace needs name: the field whose text is replaced');
+  if (args.role && !args.name) throw new UsageError('role narrows name: give the field\'s name too');
+  if (args.name && !args.window) throw new UsageError('name needs window: the window the field is in (an address from desktop)');
   if (args.action === 'type') {
     if (!args.text) throw new UsageError('type needs text');
     if (args.keys) throw new UsageError('keys is for action=key; type takes text');
@@ -40,14 +61,37 @@ export const keyboardTool = defineTool({
   name: 'keyboard',
   title: 'Keyboard',
   effect: 'destructive',
-  background: { mode: 'no', note: "keys go to the person's seat: to fill a field use act set_text (AT-SPI EditableText, no focus); key combinations have no element-level equivalent" },
+  background: {
+    mode: 'a11y',
+    note: "type with window (and name: the field) inserts at the field's caret, or replaces its text (replace), through AT-SPI EditableText, read back; key combinations, and typing into the focused window, would reach the person's seat and are refused: press buttons with click_ui, run menu items with menu, fill fields with act set_text",
+  },
   description:
-    'Type text (any unicode, any layout) or press a key combination into the focused window, or into `window` after focusing it (recommended on a shared seat). Typing is verified by reading the field back over accessibility when possible. Compositor bindings (super+...) cannot be triggered this way: use binds + use_bind.',
+    'Type text (any unicode, any layout) or press a key combination into the focused window, or into `window` after focusing it (recommended on a shared seat). With `name` (and `window`), the text goes into that field through accessibility (EditableText) at its caret, or replaces its text with `replace`, without focusing anything. Typing is verified by reading the field back over accessibility when possible. Compositor bindings (super+...) cannot be triggered this way: use binds + use_bind.',
   input,
   output: keyboardOutput,
   cli: { positional: ['action', 'text'], positionalFor: { key: ['action', 'keys'] }, stdinField: 'text', examples: ['hypruse keyboard type "hello" --window 42', 'echo hi | hypruse keyboard type -', 'hypruse keyboard key ctrl+s'] },
   async intent(args, ctx) {
     const combo = check(args);
+    if (ctx.config.background && combo) {
+      throw backgroundRefusal(
+        `keyboard key ${args.keys} would send keys to the person's seat`,
+        'key combinations have no element-level equivalent: press a button with click_ui, run a menu item with menu, fill a field with keyboard type and name (EditableText) or act set_text',
+      );
+    }
+    if (ctx.config.background && !args.window) {
+      throw backgroundRefusal('keyboard type without window would type into the focused window, which is the person\'s', 'give window and name: keyboard type then inserts into that field through AT-SPI EditableText (or act set_text replaces its text)');
+    }
+    if (!combo && (args.name || ctx.config.background)) {
+      const f = await field(args, ctx);
+      return {
+        summary: `${args.replace ? 'replace the text of' : `type ${[...args.text].length} characters into`} ${f.el.role} '${f.el.name}' in ${f.window} over AT-SPI`,
+        input: 'none',
+        seatless: true,
+        windows: [f.window],
+        control: { role: f.el.role, name: f.el.name },
+        ...(f.el.password ? {} : { text: args.text }),
+      };
+    }
     let target: string | undefined;
     if (args.window) target = findWindow(await snapshot(ctx), args.window).address;
     if (combo) await refuseCompositorBind(ctx, combo);
@@ -62,6 +106,7 @@ export const keyboardTool = defineTool({
   },
   async handle(args, ctx) {
     const combo = check(args);
+    if (!combo && (args.name || ctx.config.background)) return typeIntoField(args, ctx);
     const d = await snapshot(ctx);
     const target = args.window ? findWindow(d, args.window) : (d.windows.find((w) => w.address === d.activeWindow) ?? null);
     if (args.window && target) {
@@ -131,4 +176,88 @@ async function verify(ctx: ToolContext, pid: number | null, text: string): Promi
     if (ctx.signal?.aborted) throw e;
     return { verified: null, note: ' (not verified: the accessibility read failed)' };
   }
+}
+
+/** The field a named (or background) type goes into, keyed by the call's parsed arguments (intent() and handle() see the same one). */
+const fields = new WeakMap<object, { el: A11yElement; window: string }>();
+
+/** Roles that hold editable text: when a name matches several elements, these win (a label shares its field's name). */
+const TEXT_ROLES = /^(entry|text|password text|spin button|editbar|terminal|paragraph|section|document text|combo box)$/;
+
+async function field(args: Args, ctx: ToolContext): Promise<{ el: A11yElement; window: string }> {
+  const hit = fields.get(args);
+  if (hit) return hit;
+  if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed, so no field can be typed into by name');
+  const a11y = ctx.services.get(Tokens.Accessibility);
+  let found: { el: A11yElement; window: string };
+  if (args.name) {
+    const t = await resolveElement(ctx, { name: args.name, role: args.role || undefined, window: args.window }, { purpose: 'type into', points: false, prefer: (i) => TEXT_ROLES.test(i.role) });
+    const el = await a11y.refresh(t.item.ref, ctx.signal);
+    if (!el) throw new NotFoundError('not_found.stale_id', `${t.item.role} '${t.item.name}' went away before it was typed into`, { hint: 'read the window again (ui)' });
+    found = { el, window: t.read.window.address };
+  } else {
+    // background without name: the field the window's app has its own focus in (nothing of the seat's focus changes)
+    const w = findWindow(await snapshot(ctx), args.window);
+    const f = w.pid ? await a11y.focusedText(w.pid, ctx.signal) : null;
+    if (!f) throw new UsageError(`window ${w.address} has no focused text field that accessibility can see: name the field (name, as ui lists it)`);
+    found = { el: f.element, window: w.address };
+  }
+  if (found.el.password && !ctx.config.a11y.setPasswords) {
+    throw new TrustError({ layer: 'tool', code: 'refused.password', reason: `${found.el.role} '${found.el.name}' is a password field; keyboard does not fill password fields by name unless the config allows it`, hint: 'set a11y.setPasswords in the config, or let the person type it' });
+  }
+  fields.set(args, found);
+  return found;
+}
+
+/** How long the field gets to show an accepted EditableText call (scaled by the time policy). */
+const FIELD_VERIFY_MS = 1500;
+
+/**
+ * Type into a field through AT-SPI EditableText (insert at its caret, or replace its text), read it
+ * back; nothing reaches the seat. An app that refuses the call: in background mode a refusal (nothing
+ * was sent), else the field is focused through act and the text typed on the keyboard.
+ */
+async function typeIntoField(args: Args, ctx: ToolContext) {
+  const { el, window } = await field(args, ctx);
+  const a11y = ctx.services.get(Tokens.Accessibility);
+  const label = `${el.role} '${el.name}'`;
+  const chars = [...args.text].length;
+  let expected: string | null = null;
+  if (args.replace) {
+    if (a11y.setText && (await a11y.setText(el.ref, args.text, ctx.signal))) expected = args.text;
+  } else if (a11y.insertText) {
+    const r = await a11y.insertText(el.ref, args.text, ctx.signal);
+    if (r) {
+      const b = [...r.before];
+      expected = [...b.slice(0, r.offset), args.text, ...b.slice(r.offset)].join('');
+    }
+  }
+  if (expected === null) {
+    if (ctx.config.background) throw backgroundRefusal(`${label} has no AT-SPI EditableText the app accepted, so typing into it needs the keyboard`, 'ask the person, or turn background mode off for this field');
+    await ctx.invoke('act', { action: 'focus', name: el.name, window, allow_auth: args.allow_auth });
+    await ctx.invoke('keyboard', { action: 'type', text: args.text, window, allow_auth: args.allow_auth, confirm: args.confirm });
+    return result(`typed ${chars} characters into ${label} on the keyboard (its app refused AT-SPI EditableText)`)
+      .data({ action: 'type', chars, window, verified: null, via: 'keys', element: { role: el.role, name: el.name } })
+      .observe(window)
+      .build();
+  }
+  if (el.password) {
+    return result(`typed ${chars} characters into password field '${el.name}' through AT-SPI (not read back: password)`)
+      .data({ action: 'type', chars, window, verified: null, via: 'atspi', element: { role: el.role, name: el.name } })
+      .build();
+  }
+  const end = Date.now() + scaledMs(FIELD_VERIFY_MS, ctx.env);
+  let now: string | null = null;
+  for (;;) {
+    now = a11y.text ? await a11y.text(el.ref, [...expected].length + 100, ctx.signal) : ((await a11y.refresh(el.ref, ctx.signal))?.value?.text ?? null);
+    if (now === expected || Date.now() >= end) break;
+    await sleep(20, ctx.signal);
+  }
+  const verified = now === expected;
+  const how = args.replace ? `replaced the text of ${label} (${chars} characters)` : `typed ${chars} characters into ${label}`;
+  const shown = now === null ? 'nothing readable' : JSON.stringify(now.length > 200 ? `${now.slice(0, 200)}...` : now);
+  return result(`${how} through AT-SPI EditableText, nothing sent to the seat${verified ? ' (verified)' : `; WARNING: the field now holds ${shown}`}`)
+    .data({ action: 'type', chars, window, verified, via: 'atspi', element: { role: el.role, name: el.name }, ...(now !== null ? { field: now } : {}) })
+    .observe(window)
+    .build();
 }

@@ -121,6 +121,12 @@ export interface Accessibility {
    */
   /** Replace the whole text of an editable element (EditableText). */
   setText?(ref: A11yElement['ref'], text: string, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Insert text into an editable element at its caret (its end when it has none) through
+   * EditableText.InsertText, without focusing it. The character offset it went in at and the
+   * text the element held before, or null when it lacks the interface or the app refused.
+   */
+  insertText?(ref: A11yElement['ref'], text: string, signal?: AbortSignal): Promise<{ offset: number; before: string } | null>;
   /** The element's text, up to `limit` characters (null: it has no text; password fields are never read). */
   text?(ref: A11yElement['ref'], limit: number, signal?: AbortSignal): Promise<string | null>;
   /** Give the element the keyboard focus (Component.GrabFocus). */
