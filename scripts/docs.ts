@@ -118,7 +118,7 @@ export function verbTableTs(): string {
     const spec = verbSpecOf(t);
     const cli = spec.cli ? { positional: spec.cli.positional, positionalFor: spec.cli.positionalFor, stdinField: spec.cli.stdinField } : undefined;
     const entry = JSON.stringify({ name: spec.name, schema: strip(spec.schema), ...(cli ? { cli } : {}) });
-    const names = [...new Set([t.name, ...[null, 'hyprland', 'sway', 'niri'].map((id) => t.nameFor?.(id) ?? t.name)])];
+    const names = [...new Set([t.name, ...(t.aliases ?? [])])];
     for (const n of names) lines.push(`  ${JSON.stringify(n)}: ${entry},`);
   }
   return [

@@ -29,7 +29,7 @@ function toolNames(): Map<string, string> {
   const names = new Map<string, string>();
   for (const t of ALL_TOOLS) {
     names.set(t.name, t.name);
-    for (const c of [null, 'hyprland', 'sway', 'niri']) names.set(t.nameFor ? t.nameFor(c) : t.name, t.name);
+    for (const n of t.aliases ?? []) names.set(n, t.name);
   }
   return names;
 }

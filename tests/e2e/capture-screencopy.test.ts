@@ -29,7 +29,7 @@ describe.skipIf(!desk)('in-process screencopy on the headless sway desktop', () 
   });
 
   it('describe names the in-process path and the grim fallback', async () => {
-    expect(await sc.describe()).toMatch(/^wlr-screencopy v3 in-process .*grim 1\.4/);
+    expect(await sc.describe()).toMatch(/^zwlr_screencopy_manager_v1 v3 in-process .*grim 1\.4/);
   });
 
   it.each([

@@ -65,7 +65,7 @@ describe('the zod-free verb pre-check (bin.ts) agrees with the zod check on ever
   it('every tool is in the table under each of its names', () => {
     for (const t of ALL_TOOLS) {
       expect(VERBS[t.name]?.name, t.name).toBe(t.name);
-      for (const id of [null, 'hyprland', 'sway', 'niri']) expect(VERBS[t.nameFor?.(id) ?? t.name]?.name).toBe(t.name);
+      for (const n of t.aliases ?? []) expect(VERBS[n]?.name).toBe(t.name);
     }
   });
 

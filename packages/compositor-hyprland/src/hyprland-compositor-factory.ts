@@ -3,11 +3,13 @@ import { HypruseError, discoveredEnv, runtimeDir } from '@hypruse/core';
 import { HyprlandCompositor, type HyprlandCompositorOptions } from './hyprland-compositor.js';
 import { HyprlandRequestClient } from './ipc/request-client.js';
 import { resolveSockets } from './ipc/socket-paths.js';
+import { HYPRLAND_MANIFEST } from './manifest.js';
 
 /** Finds a running Hyprland from the environment, or by runtime-dir discovery when the host stripped it. */
 export class HyprlandCompositorFactory implements CompositorFactory {
   readonly id = 'hyprland';
-  readonly instanceVars = ['HYPRLAND_INSTANCE_SIGNATURE'];
+  readonly manifest = HYPRLAND_MANIFEST;
+  readonly instanceVars = HYPRLAND_MANIFEST.envVars;
 
   constructor(private readonly overrides: Partial<Omit<HyprlandCompositorOptions, 'sockets'>> = {}) {}
 

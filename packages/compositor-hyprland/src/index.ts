@@ -19,3 +19,4 @@ export { legacyDispatch, luaDispatch, luaMarkRule, legacyMarkRules, looksLikeWro
 export type { Dialect, DispatchOp } from './dispatch/dialect.js';
 export { luaString, luaTable } from './dispatch/lua-literal.js';
 export { validateWorkspace, validateAddress, validateTag } from './dispatch/validate.js';
+export { HYPRLAND_MANIFEST } from './manifest.js';

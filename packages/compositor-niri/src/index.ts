@@ -15,3 +15,4 @@ export { windowPlacement } from './model/window-geometry.js';
 export { layerKind, layerLevel } from './model/layer-kind.js';
 export { resolveWorkspace } from './model/workspace-ref.js';
 export { parseNiriBinds, niriBindKeys, niriConfigPath, readNiriBinds, NIRI_BIND_SYNTAX } from './model/binds.js';
+export { NIRI_MANIFEST } from './manifest.js';

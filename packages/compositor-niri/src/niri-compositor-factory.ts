@@ -1,3 +1,4 @@
+import { NIRI_MANIFEST } from './manifest.js';
 import type { Compositor, CompositorEnv, CompositorFactory, DetectResult } from '@hypruse/core';
 import { HypruseError, isSocket, liveSockets, runtimeDir } from '@hypruse/core';
 import { NiriCompositor, niriSessionEnv, type NiriCompositorOptions } from './niri-compositor.js';
@@ -26,7 +27,8 @@ export function findNiriSocket(env: CompositorEnv): { path: string; how: string 
 /** Detects niri from NIRI_SOCKET or its socket in the runtime dir. */
 export class NiriCompositorFactory implements CompositorFactory {
   readonly id = 'niri';
-  readonly instanceVars = ['NIRI_SOCKET'];
+  readonly manifest = NIRI_MANIFEST;
+  readonly instanceVars = NIRI_MANIFEST.envVars;
 
   constructor(private readonly options: Omit<NiriCompositorOptions, 'socketPath'> = {}) {}
 

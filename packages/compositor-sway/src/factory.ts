@@ -2,6 +2,7 @@ import type { CompositorEnv, CompositorFactory, DetectResult } from '@hypruse/co
 import { HypruseError, discoveredEnv, isSocket, liveSockets } from '@hypruse/core';
 import { SwayCompositor } from './sway-compositor.js';
 import { swayHeadless } from './headless.js';
+import { SWAY_MANIFEST } from './manifest.js';
 
 /** `sway-ipc.<uid>.<pid>.sock` files in the runtime dir whose sway process is still alive, newest first. */
 export function findSwaySockets(runtimeDir: string): string[] {
@@ -11,7 +12,8 @@ export function findSwaySockets(runtimeDir: string): string[] {
 /** Detects sway from SWAYSOCK (or I3SOCK), else a live `sway-ipc.*.sock` in the runtime dir. */
 export class SwayCompositorFactory implements CompositorFactory {
   readonly id = 'sway';
-  readonly instanceVars = ['SWAYSOCK', 'I3SOCK'];
+  readonly manifest = SWAY_MANIFEST;
+  readonly instanceVars = SWAY_MANIFEST.envVars;
   readonly headless = swayHeadless;
 
   detect(env: CompositorEnv): DetectResult {

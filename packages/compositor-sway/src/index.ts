@@ -17,3 +17,4 @@ export type { ParsedBind } from './model/binds.js';
 export { parseAddress, quoteWorkspace, workspaceProblem, quoteMark } from './model/commands.js';
 export type { SwayNode, SwayRect, SwayOutput, SwayWorkspace, SwayCommandResult, SwayVersion } from './model/raw-types.js';
 export { normalizeSwayEvent } from './events/normalize.js';
+export { SWAY_MANIFEST } from './manifest.js';

@@ -13,8 +13,9 @@ export interface Selection {
 /**
  * Choose the compositor: the configured id (config/HYPRUSE_COMPOSITOR), else
  * the first plugin found through its own socket variable (`explicit`), else
- * the first plugin whose detection succeeds by discovery. So SWAYSOCK set
- * wins over a Hyprland instance directory lying on disk, whatever the order.
+ * the first plugin whose detection succeeds by discovery. So one compositor's
+ * socket variable set wins over another's instance lying on disk, whatever
+ * the order.
  */
 export async function selectCompositor(factories: CompositorFactory[], env: CompositorEnv, wanted: string): Promise<Selection> {
   const reasons: Selection['reasons'] = [];
@@ -47,8 +48,9 @@ async function safeDetect(f: CompositorFactory, env: CompositorEnv) {
 
 export function noCompositorError(reasons: Selection['reasons']): HypruseError {
   const lines = reasons.map((r) => `${r.id}: ${r.reason}`).join('; ');
+  const tried = reasons.map((r) => r.id).filter((id) => id !== 'none');
   return new HypruseError('unsupported.compositor', `no supported compositor found (${lines || 'no compositor plugins installed'})`, {
-    hint: 'run hypruse inside a Hyprland, sway or niri session (or set HYPRUSE_COMPOSITOR and the compositor socket variables); `hypruse doctor` explains',
+    hint: `run hypruse inside a session of a compositor it has a plugin for${tried.length ? ` (${tried.join(', ')})` : ''} (or set HYPRUSE_COMPOSITOR and the compositor socket variables); \`hypruse doctor\` explains`,
     data: { reasons },
   });
 }

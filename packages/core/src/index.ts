@@ -3,7 +3,7 @@ export type {
   Monitor, Workspace, Window, LayerSurface, LayerKind, LayerLevel, Cursor, Desktop, DesktopEvent, DesktopEventType,
 } from './contracts/desktop.js';
 export type {
-  Compositor, CompositorCapability, CompositorEnv, CompositorFactory, DetectResult, HeadlessSpec, EventSubscription, CloseOutcome,
+  Compositor, CompositorCapability, CompositorEnv, CompositorFactory, CompositorManifest, DetectResult, HeadlessSpec, EventSubscription, CloseOutcome,
   LaunchOptions, LaunchResult, Bind, BindKeys, ChordRegistration,
 } from './contracts/compositor.js';
 export { launchWaitExtras } from './contracts/compositor.js';
@@ -14,7 +14,7 @@ export type {
 } from './contracts/accessibility.js';
 export type { Clipboard, ClipboardContent } from './contracts/clipboard.js';
 export type { AppFamilies, LaunchPlan } from './contracts/app-families.js';
-export type { ToolKind, ToolEffect, ToolSpec, Intent, BackgroundSupport, ToolContext, ToolServices, ToolDefinition, AnyTool } from './contracts/tool.js';
+export type { ToolKind, ToolEffect, ToolSpec, Intent, BackgroundSupport, ToolContext, ToolServices, ToolDefinition, AnyTool, ToolListing } from './contracts/tool.js';
 export { defineTool, kindOf } from './contracts/tool.js';
 export { fact, isFact, factRegistry } from './contracts/facts.js';
 export type { TrustCall, TrustLayer, Next } from './contracts/trust.js';

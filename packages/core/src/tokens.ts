@@ -2,7 +2,7 @@ import type { Accessibility } from './contracts/accessibility.js';
 import type { AppFamilies } from './contracts/app-families.js';
 import type { Capture, Imaging } from './contracts/capture.js';
 import type { Clipboard } from './contracts/clipboard.js';
-import type { Compositor, CompositorFactory } from './contracts/compositor.js';
+import type { Compositor, CompositorFactory, CompositorManifest } from './contracts/compositor.js';
 import type { Input } from './contracts/input.js';
 import type { Presence } from './contracts/presence.js';
 import type { Indicator } from './contracts/indicator.js';
@@ -23,6 +23,8 @@ export const Tokens = {
   Logger: token<Logger>('Logger'),
   CompositorFactory: token<CompositorFactory>('CompositorFactory'),
   Compositor: token<Compositor>('Compositor'),
+  /** The selected compositor's manifest (registered when its plugin declares one). */
+  CompositorManifest: token<CompositorManifest>('CompositorManifest'),
   Input: token<Input>('Input'),
   Capture: token<Capture>('Capture'),
   Imaging: token<Imaging>('Imaging'),

@@ -4,9 +4,9 @@ import { checkVerbArgs, errorText, exitCodeFor, runVerb, toHypruseError, type An
 import { ALL_TOOLS } from '@hypruse/tools';
 import { VERSION } from './version.js';
 
-/** A built-in tool by any name it is listed under (`hypr` or `wm`), without building a session. */
+/** A built-in tool by any name it is listed under (its name or an alias), without building a session. */
 function builtinTool(verb: string): AnyTool | undefined {
-  return ALL_TOOLS.find((t) => t.name === verb || [null, 'hyprland', 'sway', 'niri'].some((id) => t.nameFor?.(id) === verb));
+  return ALL_TOOLS.find((t) => t.name === verb || t.aliases?.includes(verb));
 }
 
 async function help(): Promise<string> {

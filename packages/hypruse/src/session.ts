@@ -96,7 +96,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
 
   const tools = c.isRegistered(Tokens.ToolPlugin, true) ? c.resolveAll<AnyTool>(Tokens.ToolPlugin) : [];
   const layers = c.isRegistered(Tokens.TrustLayer, true) ? c.resolveAll<TrustLayer>(Tokens.TrustLayer) : [];
-  const registry = new ToolRegistry(tools, compositor.id === 'none' ? null : compositor.id);
+  const manifest = selection?.factory?.manifest;
+  if (manifest && compositor.id !== 'none') c.register(Tokens.CompositorManifest, { useValue: manifest });
+  const registry = new ToolRegistry(tools, compositor.id === 'none' ? null : (manifest ?? { id: compositor.id }));
   const state = newSession();
   const statePath = opts.source === 'cli' && compositor.id !== 'none' ? cliStatePath(compositor, sessionEnv) : null;
   if (statePath) loadCliState(statePath, state);

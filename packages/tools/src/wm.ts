@@ -36,7 +36,8 @@ function check(args: Args): void {
 
 export const wmTool = defineTool({
   name: 'hypr',
-  nameFor: (id) => (id === null || id === 'hyprland' ? 'hypr' : 'wm'),
+  nameFor: (c) => (c === null ? 'hypr' : (c.wmToolName ?? 'wm')),
+  aliases: ['wm'],
   title: 'Window management',
   effect: 'destructive',
   background: { mode: 'no', note: 'focus, workspaces, moves and closes change what the person sees: the person brings windows into view; observe with desktop' },

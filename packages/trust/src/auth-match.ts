@@ -20,9 +20,6 @@ export const AUTH_CLASSES: ReadonlySet<string> = new Set([
   'pinentry',
   'org.gnupg.pinentry-qt',
   'org.gnupg.pinentry-qt5',
-  // Hyprland's own dialogs (permission prompt, app-not-responding, safe mode) share one class
-  'hyprland-dialog',
-  'org.hyprland.hyprland-dialog',
 ]);
 
 /** Class families recognised by shape: every polkit agent, every askpass, every pinentry flavour. */
@@ -31,14 +28,15 @@ const AUTH_CLASS_PATTERNS: RegExp[] = [/polkit/, /policykit/, /askpass/, /^pinen
 /** Layer namespaces of prompts a shell draws itself (Omarchy 4, end-4 dots, quickshell/ags polkit agents). */
 const AUTH_LAYER_PATTERNS: RegExp[] = [/polkit/, /policykit/, /askpass/, /pinentry/, /keyring/, /auth(entication)?[-_:.]?(agent|dialog|prompt)/];
 
-export function isAuthClass(cls: string): boolean {
+/** `prompts`: the compositor's own prompt classes (its manifest's `promptClasses`: a permission prompt, app-not-responding). */
+export function isAuthClass(cls: string, prompts: readonly string[] = []): boolean {
   const c = cls.trim().toLowerCase();
   if (!c) return false;
-  return AUTH_CLASSES.has(c) || AUTH_CLASS_PATTERNS.some((r) => r.test(c));
+  return AUTH_CLASSES.has(c) || prompts.includes(c) || AUTH_CLASS_PATTERNS.some((r) => r.test(c));
 }
 
-export function isAuthWindow(w: Window): boolean {
-  return isAuthClass(w.class);
+export function isAuthWindow(w: Window, prompts: readonly string[] = []): boolean {
+  return isAuthClass(w.class, prompts);
 }
 
 export function isAuthLayer(l: LayerSurface): boolean {

@@ -78,6 +78,8 @@ export function fakeCompositor(desk: Desktop, caps: CompositorCapability[] = ['l
 }
 
 export interface CallOptions {
+  /** The selected compositor's manifest (registered as Tokens.CompositorManifest). */
+  manifest?: import('@hypruse/core').CompositorManifest;
   /** The session environment of the call (default: process.env). */
   env?: NodeJS.ProcessEnv;
   tool?: string;
@@ -107,6 +109,7 @@ export function fakeCall(o: CallOptions = {}): TrustCall {
   const comp = o.compositor ?? fakeCompositor(desktop([]));
   const registry = new Map<symbol, unknown>([[Tokens.Compositor as symbol, comp]]);
   if (o.a11y) registry.set(Tokens.Accessibility as symbol, o.a11y);
+  if (o.manifest) registry.set(Tokens.CompositorManifest as symbol, o.manifest);
   registry.set(Tokens.Logger as symbol, { debug() {}, info() {}, warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) });
   const intent = o.intent;
   return {

@@ -135,11 +135,20 @@ describe('auth', () => {
     expect(next.calls).toBe(1);
   });
 
-  it('refuses typing into a focused auth dialog of other families (gcr, pinentry, askpass, Hyprland dialog)', async () => {
-    for (const cls of ['gcr-prompter', 'pinentry-gnome3', 'ssh-askpass', 'hyprland-dialog', 'org.kde.polkit-kde-authentication-agent-1']) {
+  it('refuses typing into a focused auth dialog of other families (gcr, pinentry, askpass)', async () => {
+    for (const cls of ['gcr-prompter', 'pinentry-gnome3', 'ssh-askpass', 'org.kde.polkit-kde-authentication-agent-1']) {
       const comp = fakeCompositor(desktop([win('0xc', cls, 0, 0, 100, 100, { focused: true })]));
       expect((await refusal(run(authLayer, fakeCall({ compositor: comp, intent: typeInto(null) }), fakeNext()))).code).toBe('refused.auth');
     }
+  });
+
+  it("refuses typing into the compositor's own prompt named by its manifest (promptClasses), only there", async () => {
+    const manifest = { id: 'examplewm', displayName: 'examplewm', envVars: [], sockets: '', capabilities: [], bindingSyntax: '', promptClasses: ['examplewm-dialog'] };
+    const comp = () => fakeCompositor(desktop([win('0xc', 'Examplewm-Dialog', 0, 0, 100, 100, { focused: true })]));
+    expect((await refusal(run(authLayer, fakeCall({ compositor: comp(), manifest, intent: typeInto(null) }), fakeNext()))).code).toBe('refused.auth');
+    const next = fakeNext();
+    await run(authLayer, fakeCall({ compositor: comp(), intent: typeInto(null) }), next);
+    expect(next.calls).toBe(1);
   });
 
   it('refuses input when a shell-drawn polkit prompt (layer) covers the point or holds the keyboard', async () => {

@@ -45,7 +45,7 @@ function pipeline(over: Partial<HypruseConfig>, comp: FakeCompositor, delivered:
   return {
     session,
     p: new Pipeline({
-      config: config(over), session, registry: new ToolRegistry(tools(delivered), 'fake'), layers, source: 'cli', logger: stderrLogger('error'),
+      config: config(over), session, registry: new ToolRegistry(tools(delivered), { id: 'fake' }), layers, source: 'cli', logger: stderrLogger('error'),
       services: { get: <T,>(t: symbol) => svc.get(t) as T, has: (t) => svc.has(t) },
     }),
   };

@@ -13,7 +13,7 @@ export function serverInstructions(opts: { readonly: boolean; dryRun: boolean; b
   return [
     `hypruse gives you native control of a Wayland desktop. ${where}`,
     '1. Call `desktop` first: monitors, workspaces, windows (with their `address`), the active window, layer surfaces (layers are not windows).',
-    `2. Manage windows and workspaces through ${opts.wmName ? `\`${opts.wmName}\`` : 'the window-manager tool (`hypr` on Hyprland, `wm` elsewhere)'} and \`launch\` (it returns the new window's address), not through keys.`,
+    `2. Manage windows and workspaces through ${opts.wmName ? `\`${opts.wmName}\`` : 'the window-manager tool (`wm`, or the name the compositor lists it under)'} and \`launch\` (it returns the new window's address), not through keys.`,
     '3. Semantic first: `ui` lists a window\'s controls with names, values and click points; `click_ui` clicks by name (or by the number from `marks`). Try it before estimating pixels.',
     '4. Vision last: `screenshot` and `zoom` when an app exposes no tree. Coordinates: global = geometry[:2] + image_pixel / scale. Estimate, zoom, re-estimate, then click.',
     '5. `keyboard` types text or presses combos; always pass `window` on a shared seat. Compositor bindings cannot be triggered by keys: use `binds` and `use_bind`.',

@@ -104,7 +104,7 @@ export function parseAlwaysLoad(raw: string): string[] {
 
 export const ENV_VARS: EnvVarSpec[] = [
   { name: 'HYPRUSE_CONFIG', path: null, accepted: 'a file path', description: 'Use this config file instead of searching.' },
-  { name: 'HYPRUSE_COMPOSITOR', path: 'compositor', accepted: 'auto, hyprland, sway, niri, or a plugin id', description: 'Force the compositor plugin.', parse: (r) => r.trim() || 'auto' },
+  { name: 'HYPRUSE_COMPOSITOR', path: 'compositor', accepted: 'auto, or the id of an installed compositor plugin (`hypruse doctor` lists them)', description: 'Force the compositor plugin.', parse: (r) => r.trim() || 'auto' },
   { name: 'HYPRUSE_READONLY', path: 'readonly', accepted: '1/true/yes/on | 0/false/no/off', description: 'Only observation tools.', parse: bool('HYPRUSE_READONLY') },
   { name: 'HYPRUSE_CLIPBOARD', path: 'clipboard', accepted: '1/true/yes/on | 0/false/no/off', description: 'Enable the clipboard tool.', parse: bool('HYPRUSE_CLIPBOARD') },
   { name: 'HYPRUSE_SCREENSHOT_MODE', path: 'screenshot.mode', accepted: 'file | image', description: 'Screenshots as files (default) or inline images.', parse: oneOf('HYPRUSE_SCREENSHOT_MODE', ['file', 'image']) },

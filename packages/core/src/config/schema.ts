@@ -16,7 +16,7 @@ export const ConfigSchema = z
     compositor: z
       .string()
       .default('auto')
-      .describe('Compositor plugin to use: auto (detect), hyprland, sway, niri, or the id of a plugin. Env: HYPRUSE_COMPOSITOR.'),
+      .describe('Compositor plugin to use: auto (detect) or the id of an installed compositor plugin (`hypruse doctor` lists them). Env: HYPRUSE_COMPOSITOR.'),
     desk: z
       .string()
       .regex(/^(off|private|[a-z0-9][a-z0-9_-]{0,31})$/, 'off, private, or a desk name (a-z, 0-9, _ and -, at most 32 characters)')

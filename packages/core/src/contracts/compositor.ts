@@ -35,8 +35,8 @@ export interface CompositorEnv {
 
 /**
  * The result of asking a plugin whether it can run here. `explicit`: found
- * through the compositor's own socket variable (HYPRLAND_INSTANCE_SIGNATURE,
- * SWAYSOCK, NIRI_SOCKET), not by discovery on disk; an explicit match beats a
+ * through the compositor's own socket variable (its manifest's `envVars`),
+ * not by discovery on disk; an explicit match beats a
  * discovered one whatever the plugin order.
  */
 export type DetectResult = { ok: true; detail: string; env?: Record<string, string>; explicit?: boolean } | { ok: false; reason: string };
@@ -176,9 +176,36 @@ export interface Compositor {
 }
 
 /** A compositor plugin's factory: detection is cheap and never throws. */
+/**
+ * What a compositor plugin declares about itself, read by the distribution,
+ * doctor, the CLI and the tools instead of knowing any compositor by name.
+ */
+export interface CompositorManifest {
+  /** The factory's id (what HYPRUSE_COMPOSITOR and `compositor` in the config name). */
+  readonly id: string;
+  /** As shown to the person. */
+  readonly displayName: string;
+  /** The environment variables that point at a running instance, in the order detection reads them. */
+  readonly envVars: readonly string[];
+  /** The sockets found by discovery when no variable is set, in one line (e.g. `$XDG_RUNTIME_DIR/examplewm.sock`). */
+  readonly sockets: string;
+  /** Every capability the plugin may have (an older version may lack some; the compositor's own `capabilities` says what this instance has). */
+  readonly capabilities: readonly CompositorCapability[];
+  /** How a key binding is written in its configuration, with one example. */
+  readonly bindingSyntax: string;
+  /** The name the window-manager tool is listed under on it (default `wm`). */
+  readonly wmToolName?: string;
+  /** One example of a window `address` as it reports them (for messages). */
+  readonly addressExample?: string;
+  /** Window classes (lowercased) of its own dialogs that ask the person to decide (guarded like authentication prompts). */
+  readonly promptClasses?: readonly string[];
+}
+
 export interface CompositorFactory {
   readonly id: string;
-  /** The environment variables that point hypruse at a running instance (for doctor's advice). */
+  /** What the plugin declares about its compositor (detection variables, capabilities, binding syntax...). */
+  readonly manifest?: CompositorManifest;
+  /** The environment variables that point hypruse at a running instance (for doctor's advice; `manifest.envVars` when absent). */
   readonly instanceVars?: readonly string[];
   detect(env: CompositorEnv): DetectResult | Promise<DetectResult>;
   create(env: CompositorEnv): Compositor | Promise<Compositor>;

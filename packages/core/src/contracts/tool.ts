@@ -5,6 +5,9 @@ import type { HypruseConfig } from '../config/schema.js';
 import type { SessionState } from '../session.js';
 import type { Token } from '../tokens.js';
 
+/** What the tool listing needs of the selected compositor: its id and the names its manifest gives tools. */
+export type ToolListing = { readonly id: string; readonly wmToolName?: string };
+
 export type ToolKind = 'observe' | 'act';
 
 /**
@@ -113,8 +116,10 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject> {
    * listed JSON schema forbids undeclared keys.
    */
   output?: z.ZodType;
-  /** The listed name on a given compositor (e.g. `hypr` on Hyprland, `wm` elsewhere). */
-  nameFor?(compositorId: string | null): string;
+  /** The listed name on a given compositor (null: none selected), from what its manifest declares (the window-manager tool: `wmToolName`, else `wm`). */
+  nameFor?(compositor: ToolListing | null): string;
+  /** The other names `nameFor` may list it under: the CLI and the verb table accept each. */
+  aliases?: readonly string[];
   /** Background mode: what works (observe tools work unchanged when absent; acting tools are refused when absent). */
   background?: BackgroundSupport;
   /** Listed only when this config switch is on (clipboard). */

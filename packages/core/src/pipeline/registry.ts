@@ -1,4 +1,4 @@
-import type { AnyTool } from '../contracts/tool.js';
+import type { AnyTool, ToolListing } from '../contracts/tool.js';
 import type { HypruseConfig } from '../config/schema.js';
 import { HypruseError, UsageError } from '../errors.js';
 
@@ -8,7 +8,7 @@ export class ToolRegistry {
 
   constructor(
     private readonly tools: AnyTool[],
-    private readonly compositorId: string | null,
+    private readonly compositor: ToolListing | null,
   ) {
     for (const t of tools) {
       for (const n of new Set([t.name, this.nameOf(t)])) {
@@ -19,7 +19,7 @@ export class ToolRegistry {
   }
 
   nameOf(tool: AnyTool): string {
-    return tool.nameFor ? tool.nameFor(this.compositorId) : tool.name;
+    return tool.nameFor ? tool.nameFor(this.compositor) : tool.name;
   }
 
   /** Every tool, listed or not. */

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:f
 import { delimiter, join } from 'node:path';
 import {
   HypruseError, TIME_SCALE_VAR, Tokens, UsageError, parseCombo, runtimeDir, scaledMs, timeScale, toHypruseError,
-  type Accessibility, type Capture, type CaptureTarget, type Clipboard, type Desktop, type HypruseConfig, type Indicator, type Input,
+  type Accessibility, type Capture, type CaptureTarget, type Clipboard, type CompositorFactory, type Desktop, type HypruseConfig, type Indicator, type Input,
 } from '@hypruse/core';
 import { needsRestart } from '@hypruse/a11y';
 import { IdleNotify, POINTER_MANAGER, WaylandConnection, WirePointer, koffiVersion, waylandSocketPath } from '@hypruse/wayland';
@@ -205,6 +205,16 @@ function waylandSockets(dir: string | null): string[] {
   }
 }
 
+/** How to reach a compositor, from what the installed plugins declare (their names and socket variables). */
+function compositorFix(ctx: DoctorContext): string {
+  const c = ctx.session?.container;
+  const factories = c && c.isRegistered(Tokens.CompositorFactory, true) ? c.resolveAll<CompositorFactory>(Tokens.CompositorFactory) : [];
+  const names = factories.map((f) => f.manifest?.displayName ?? f.id);
+  const vars = [...new Set(factories.flatMap((f) => f.manifest?.envVars ?? f.instanceVars ?? []))];
+  const inside = names.length ? `a ${names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0]} session` : 'a session of a compositor hypruse has a plugin for';
+  return `run hypruse inside ${inside}, or pass its socket variables${vars.length ? ` (${vars.join(', ')})` : ''} and XDG_RUNTIME_DIR`;
+}
+
 /** The checks, in report order. */
 export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
   const env = ctx.env;
@@ -227,7 +237,7 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
     },
     {
       name: 'compositor',
-      fix: 'run hypruse inside a Hyprland, sway or niri session, or pass its socket variables (HYPRLAND_INSTANCE_SIGNATURE, SWAYSOCK, NIRI_SOCKET) and XDG_RUNTIME_DIR',
+      fix: compositorFix(ctx),
       async run(signal) {
         const s = needSession(ctx);
         if (!s.selection?.factory) {
@@ -272,7 +282,7 @@ export function doctorChecks(ctx: DoctorContext): DoctorCheck[] {
     },
     {
       name: 'pointer',
-      fix: 'the compositor must offer zwlr_virtual_pointer_manager_v1 (Hyprland, sway, other wlroots compositors, niri >= 25.02 unsandboxed)',
+      fix: 'the compositor must offer zwlr_virtual_pointer_manager_v1 to an unsandboxed client',
       async run(signal) {
         const path = waylandSocketPath(env, rtDir);
         const conn = await WaylandConnection.connect({ path, wantFds: false, timeoutMs: checkMs(300), signal });

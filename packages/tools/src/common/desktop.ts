@@ -59,7 +59,7 @@ export function requirePosition(d: Desktop, w: Window, what: string): Window {
   throw new HypruseError('unsupported.capability', `not supported on ${d.compositor}: ${what} of window ${w.address} (${w.positionUnknown})`, {
     hint: w.floating
       ? 'call desktop again once the window has settled'
-      : 'make the window floating (toggle_floating): niri reports the position of floating windows; or work from a screenshot of the output in screen coordinates',
+      : 'make the window floating (toggle_floating): a compositor that does not report where it tiles a window may report where a floating one is; or work from a screenshot of the output in screen coordinates',
     data: { compositor: d.compositor, capability: 'window.position', window: w.address },
   });
 }

@@ -22,7 +22,7 @@ export const windowField = fact(
   z
     .string()
     .max(64, 'a window address is short: use the `address` field from desktop')
-    .regex(/^(active|[A-Za-z0-9_:.-]*)$/, 'a window is "active" or the `address` field from desktop (e.g. 0x55d1c9a0 on Hyprland, 42 on sway/niri)'),
+    .regex(/^(active|[A-Za-z0-9_:.-]*)$/, 'a window is "active" or the `address` field from desktop (as the compositor reports it, e.g. 0x55d1c9a0 or 42)'),
 )
   .default('')
   .describe('Window: "active" (default) or the `address` field from desktop.');

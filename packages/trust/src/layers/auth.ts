@@ -12,9 +12,9 @@ function refuse(reason: string, hint = LIFT): never {
 }
 
 /** Auth windows shown over a rectangle (a prompt floating over the target control). */
-function authOver(d: Desktop, area: Window['geometry']): Window[] {
+function authOver(d: Desktop, area: Window['geometry'], prompts: readonly string[]): Window[] {
   const shown = visibleWorkspaces(d);
-  return d.windows.filter((w) => isAuthWindow(w) && (w.visible || (w.workspace !== null && shown.has(w.workspace))) && mayOverlap(d, w, area));
+  return d.windows.filter((w) => isAuthWindow(w, prompts) && (w.visible || (w.workspace !== null && shown.has(w.workspace))) && mayOverlap(d, w, area));
 }
 
 function layersReadable(call: TrustCall, d: Desktop): LayerSurface[] | 'unsupported' | null {
@@ -45,12 +45,13 @@ export const authLayer: TrustLayer = {
     }
     const t = targetsOf(intent, d);
     if (t.pointUnknown) refuse('cannot tell where the cursor is, so cannot rule out an authentication prompt under it', 'pass x and y explicitly');
-    const hit = [...t.named, ...t.underPoint, ...(t.focused ? [t.focused] : [])].find(isAuthWindow);
+    const prompts = call.services.has(Tokens.CompositorManifest) ? (call.services.get(Tokens.CompositorManifest).promptClasses ?? []) : [];
+    const hit = [...t.named, ...t.underPoint, ...(t.focused ? [t.focused] : [])].find((w) => isAuthWindow(w, prompts));
     if (hit) refuse(`${describeWindow(hit)} is an authentication dialog`);
     if (intent.control) {
       for (const w of t.named) {
         // a window without a reported position (niri: tiled) may be anywhere on its monitor
-        const over = possibleAreas(d, w).flatMap((area) => authOver(d, area)).filter((a) => a.address !== w.address);
+        const over = possibleAreas(d, w).flatMap((area) => authOver(d, area, prompts)).filter((a) => a.address !== w.address);
         if (over.length) refuse(`the authentication dialog ${describeWindow(over[0])} floats over the target window`);
       }
     }

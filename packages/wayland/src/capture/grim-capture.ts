@@ -135,8 +135,8 @@ export class GrimCapture implements Capture {
       throw new HypruseError('error.capture', `grim ${full.join(' ')} failed (exit ${r.exitCode ?? 'signal'}): ${r.stderr || 'no output'}`, {
         hint:
           source === 'output'
-            ? 'Check the output name with the desktop tool; grim needs a wlroots compositor with wlr-screencopy.'
-            : 'Check the region lies on a monitor; grim needs a wlroots compositor with wlr-screencopy.',
+            ? 'Check the output name with the desktop tool; grim needs a compositor offering zwlr_screencopy_manager_v1.'
+            : 'Check the region lies on a monitor; grim needs a compositor offering zwlr_screencopy_manager_v1.',
       });
     }
     const img = parsePpm(r.stdout);

@@ -6,6 +6,9 @@ import { DISPLAY_ID, WaylandConnection, arg, fdPassingUnavailable, requestXdgOut
 import { grimGeometry } from './grim-capture.js';
 import { channelOffsets, shmToRgb } from './shm-pixels.js';
 
+/** A window's own pixels (a toplevel export protocol some compositors offer beside screencopy). */
+const EXPORT_MANAGER = 'hyprland_toplevel_export_manager_v1';
+
 export interface ScreencopyCaptureOptions {
   /** The Wayland session environment (WAYLAND_DISPLAY, XDG_RUNTIME_DIR). */
   env: NodeJS.ProcessEnv;
@@ -79,8 +82,8 @@ export class ScreencopyCapture implements Capture {
     const fb = await this.fallback.describe();
     try {
       const s = await this.connect();
-      const win = s.toplevelExport ? 'windows through hyprland_toplevel_export_manager_v1 (their own pixels); ' : '';
-      return `wlr-screencopy v${s.managerVersion} in-process (wl_shm, fd passing via sendmsg) → sharp; ${win}regions across monitors and rotated outputs: ${fb}`;
+      const win = s.toplevelExport ? `windows through ${EXPORT_MANAGER} (their own pixels); ` : '';
+      return `zwlr_screencopy_manager_v1 v${s.managerVersion} in-process (wl_shm, fd passing via sendmsg) → sharp; ${win}regions across monitors and rotated outputs: ${fb}`;
     } catch (e) {
       return `${fb}; in-process screencopy unavailable: ${e instanceof Error ? e.message : String(e)}`;
     }
@@ -135,7 +138,7 @@ export class ScreencopyCapture implements Capture {
     try {
       const f = await this.grab(session, proto, target.geometry, 'window', signal);
       // the buffer is the window at its monitor's scale: pixels per logical unit from the window's own width
-      return { ...f, scale: target.geometry.width > 0 ? f.width / target.geometry.width : f.scale, via: 'hyprland-toplevel-export' };
+      return { ...f, scale: target.geometry.width > 0 ? f.width / target.geometry.width : f.scale, via: 'toplevel-export' };
     } catch (e) {
       if (e instanceof CancelledError || signal?.aborted) throw e instanceof CancelledError ? e : new CancelledError();
       this.logger?.warn(`toplevel export of ${target.address} failed (${e instanceof Error ? e.message : String(e)}); using ${await this.fallback.describe()}`);
@@ -236,8 +239,8 @@ export class ScreencopyCapture implements Capture {
       session.managerVersion = Math.min(mgr.version, 3);
       session.manager = this.bind(session, mgr.name, 'zwlr_screencopy_manager_v1', session.managerVersion);
       xdgManager = this.bind(session, xdgm.name, 'zxdg_output_manager_v1', Math.min(xdgm.version, 3));
-      const exp = find('hyprland_toplevel_export_manager_v1');
-      if (exp) session.toplevelExport = this.bind(session, exp.name, 'hyprland_toplevel_export_manager_v1', 1);
+      const exp = find(EXPORT_MANAGER);
+      if (exp) session.toplevelExport = this.bind(session, exp.name, EXPORT_MANAGER, 1);
       for (const g of globals.filter((x) => x.iface === 'wl_output')) bindOutput(g, xdgManager);
       await conn.roundtrip(signal);
       return session;

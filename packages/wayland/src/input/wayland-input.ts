@@ -159,7 +159,7 @@ export class WaylandInput implements Input {
     if (this.pointer) return this.pointer;
     if (!conn.globals.has(POINTER_MANAGER)) {
       throw new UnsupportedError('this compositor', 'pointer input', `it does not advertise ${POINTER_MANAGER}`,
-        'Use a wlroots-based compositor, Hyprland, or niri >= 25.02 (unsandboxed).');
+        'Use a compositor that offers zwlr_virtual_pointer_manager_v1 to unsandboxed clients.');
     }
     this.pointer = await WirePointer.create(conn, signal, this.settleFor(1));
     return this.pointer;
