@@ -2,7 +2,8 @@
  * `ui` on gtk3-widget-factory in process through a session, many times (for `node --cpu-prof`):
  * prints the median and the D-Bus calls per read; fresh reads unless --reuse.
  *
- *   HYPRUSE_DESKTOP_DIR=DIR node --conditions=@hypruse/source --import tsx tests/bench/ui-profile.ts [--runs 30] [--reuse]
+ *   HYPRUSE_DESKTOP_DIR=DIR node --conditions=@hypruse/source --import tsx tests/bench/ui-profile.ts [--runs 30] [--reuse] [--app APP_ID]
+ * (--app: an app id already running on the desktop, featherpad or org.gnome.TextEditor, instead of the widget factory)
  */
 import { Tokens } from '@hypruse/core';
 import { createSession } from 'hypruse';
@@ -21,13 +22,16 @@ const runs = i >= 0 ? Number(process.argv[i + 1]) : 30;
 const desk = await desktopEnv();
 if (!desk) throw new Error('no desktop');
 Object.assign(process.env, desk);
-let wf = (await swayNodes()).find((n) => n.app_id === 'gtk3-widget-factory');
-if (!wf) {
+const ai = process.argv.indexOf('--app');
+const appId = ai >= 0 ? process.argv[ai + 1] : 'gtk3-widget-factory';
+let wf = (await swayNodes()).find((n) => n.app_id === appId);
+if (!wf && appId === 'gtk3-widget-factory') {
   const l = await launchFixture('widget-factory', { workspace: '1' });
   wf = (await swayNodes()).find((n) => n.pid === l.pid);
 }
 const session = await createSession({ source: 'mcp', noFile: true, env: { PATH: process.env.PATH, HOME: process.env.HOME, HYPRUSE_TAKEOVER_MS: '0', ...desk } });
-const addr = String(wf!.id);
+if (!wf) throw new Error(`no window of ${appId} on the desktop`);
+const addr = String(wf.id);
 const times: number[] = [];
 const cpu: number[] = [];
 let n = 0;

@@ -40,6 +40,11 @@ export interface AppFamily {
   stayMs?: number;
   /** Names its toolkit gives unlabelled widgets (their class: "GtkMenuButton"), regular expression sources: not names a person would use. */
   widgetClassNames?: string[];
+  /**
+   * Toolkit versions (Application.Version, regular expression source) whose WINDOW-relative
+   * extents are wrong: their SCREEN extents less the window's own SCREEN origin are read instead.
+   */
+  brokenWindowExtents?: string;
   /** What was measured about it (versions, facts); shown by nothing, read by people. */
   facts?: string;
 }
@@ -80,6 +85,9 @@ export const APP_FAMILIES: readonly AppFamily[] = [
     atspiToolkit: ['Qt'],
     // Qt starts its AT-SPI bridge only when it sees assistive technology on; these make it unconditional
     env: { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1', QT_ACCESSIBILITY: '1' },
+    // Qt 5.15.8 answers GetExtents(WINDOW) with y equal to x and the height running to the bottom
+    // edge (featherpad's toolbar button Save: (70, 70, 32, -15); SCREEN, window-relative on Wayland: (70, 24, 32, 31))
+    brokenWindowExtents: '^5\\.',
     facts:
       'Without XDG_SESSION_TYPE=wayland Qt 5 picks xcb, finds no X display and aborts within half a second. With it (and qtwayland5 / qt6-wayland installed) it runs on Wayland; QT_QPA_PLATFORM is left unset so an app without the Wayland plugin still falls back to Xwayland.',
   },
@@ -125,6 +133,11 @@ export const APP_FAMILIES: readonly AppFamily[] = [
     facts: 'Firefox ESR 153 exposes its tree whenever the AT-SPI bus is present; no switch.',
   },
 ];
+
+/** Whether an app of this toolkit (Application.ToolkitName) and version gives wrong WINDOW extents (AppFamily.brokenWindowExtents). */
+export function brokenWindowExtents(toolkit: string, version: string, table: readonly AppFamily[] = APP_FAMILIES): boolean {
+  return table.some((f) => f.atspiToolkit?.includes(toolkit) && f.brokenWindowExtents !== undefined && new RegExp(f.brokenWindowExtents).test(version));
+}
 
 const WIDGET_CLASS_NAMES = APP_FAMILIES.flatMap((f) => f.widgetClassNames ?? []).map((re) => new RegExp(re));
 

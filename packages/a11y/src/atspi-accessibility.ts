@@ -3,9 +3,10 @@ import {
   type A11yElement, type A11yOption, type Rect, type A11yReadOptions, type A11yReadResult, type A11yWindowQuery, type Accessibility, type Logger,
 } from '@hypruse/core';
 import { AtspiBus, isGoneError, isMissingInterfaceError, type BusSignal } from './atspi-bus.js';
-import { ATSPI_REGISTRY, ATSPI_ROOT_PATH, IFACE, Role, decodeStates } from './atspi-constants.js';
+import { ATSPI_REGISTRY, ATSPI_ROOT_PATH, COORD_TYPE_SCREEN, IFACE, Role, decodeStates } from './atspi-constants.js';
+import { brokenWindowExtents } from './app-families.js';
 import { Deadline, withDeadline } from './deadline.js';
-import { boxProblem, collectElements, isSkeleton, mayBeListed, toElement } from './elements.js';
+import { boxProblem, closedMenuBranch, collectElements, isSkeleton, mayBeListed, toElement } from './elements.js';
 import { ElementOps } from './element-ops.js';
 import { placePopupItems } from './popup-extents.js';
 import { ChangeListener } from './change-listener.js';
@@ -115,6 +116,8 @@ export class AtspiAccessibility implements Accessibility {
   reusedReads = 0;
   private readonly switches: boolean;
   private switchedOn: Promise<boolean> | undefined;
+  /** Per application bus: whether its toolkit's WINDOW extents are wrong (placeExtents). */
+  private readonly brokenExtents = new Map<string, Promise<boolean>>();
   /** Windows already asked to build their web tree, by `bus|path` (asked once). */
   private readonly woken = new Set<string>();
 
@@ -331,6 +334,31 @@ export class AtspiAccessibility implements Accessibility {
     return { ...st, switchedOn };
   }
 
+  /**
+   * For an application whose toolkit gives wrong WINDOW extents (app-families' brokenWindowExtents,
+   * judged once per application from its toolkit name and version): its extents are read as SCREEN
+   * less this window's SCREEN origin.
+   */
+  private async placeExtents(app: NodeRef, frame: NodeRef, d: Deadline): Promise<void> {
+    let broken = this.brokenExtents.get(app.bus);
+    if (!broken) {
+      const prop = (name: string) =>
+        this.bus
+          .call({ dest: app.bus, path: app.path, iface: IFACE.Properties, member: 'Get', signature: 'ss', body: ['org.a11y.atspi.Application', name] }, d)
+          .then((b) => String((b[0] as { value?: unknown } | undefined)?.value ?? ''), () => '');
+      broken = Promise.all([prop('ToolkitName'), prop('Version')]).then(([t, v]) => brokenWindowExtents(t, v));
+      this.brokenExtents.set(app.bus, broken);
+      broken.catch(() => this.brokenExtents.delete(app.bus));
+    }
+    if (!(await broken)) return;
+    const b = await this.bus.call({ dest: frame.bus, path: frame.path, iface: IFACE.Component, member: 'GetExtents', signature: 'u', body: [COORD_TYPE_SCREEN] }, d).catch((err: unknown) => {
+      if (d.fired) throw err;
+      return null;
+    });
+    const r = b?.[0] as number[] | undefined;
+    this.reader.setScreenOrigin(app.bus, Array.isArray(r) && r.length >= 2 ? { x: Number(r[0]), y: Number(r[1]) } : null);
+  }
+
   /** The web engine of a registered application (by its toolkit name), if it is one. */
   private async engineOf(app: NodeRef, d: Deadline): Promise<WebEngine | undefined> {
     try {
@@ -433,6 +461,7 @@ export class AtspiAccessibility implements Accessibility {
 
     const { app, frame } = found;
     const appLabel = app.name || label;
+    await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => this.placeExtents(app.ref, frame.ref, d));
     const maxNodes = opts.maxNodes ?? this.maxNodes;
     const filter = { actionableOnly: opts.actionableOnly, name: opts.name };
     const readTree = () => withDeadline(this.timeoutMs, appLabel, opts.signal, async (d) => {
@@ -456,7 +485,20 @@ export class AtspiAccessibility implements Accessibility {
           if (d.fired || !isGoneError(err)) throw err;
         }
       }
-      return this.reader.readTree(frame.ref, d, { maxNodes });
+      // no usable cache (Qt): a walk that leaves closed menus unread and asks details only of nodes that may be listed
+      const walked = await this.reader.readTree(frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), prune: opts.offscreen === true ? undefined : closedMenuBranch });
+      if (walked && isSkeleton(walked.root)) {
+        // a skeleton judgement needs every click action: read the details the walk skipped
+        const rest: RawNode[] = [];
+        const stack = [walked.root];
+        while (stack.length) {
+          const n = stack.pop() as RawNode;
+          if (n.extents === null && n.actions.length === 0) rest.push(n);
+          stack.push(...n.children);
+        }
+        await this.reader.fillDetails(rest, d);
+      }
+      return walked;
     });
     let tree = await readTree();
     let engine: WebEngine | undefined;

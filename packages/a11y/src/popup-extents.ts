@@ -11,7 +11,8 @@ const MENU_ROLES: ReadonlySet<number> = new Set([Role.MENU, Role.POPUP_MENU]);
  * reads (6,163) while it is shown 26 px lower). For every showing object
  * inside a menu, the SCREEN extents (which on Wayland add the popup's offset
  * from the main surface) replace the WINDOW ones when they differ. Returns
- * the nodes moved that way: they may lie outside the main window's box.
+ * the nodes inside open menus that have a screen box (moved or not): they may
+ * lie outside the main window's box.
  */
 export async function placePopupItems(root: RawNode, ops: ElementOps, d: Deadline): Promise<Set<RawNode>> {
   const inside: RawNode[] = [];
@@ -27,9 +28,10 @@ export async function placePopupItems(root: RawNode, ops: ElementOps, d: Deadlin
     const s = screen[i];
     const w = n.extents;
     if (!s || !w || s.width <= 0 || s.height <= 0) return;
+    // in the popup either way (an app whose extents are read as SCREEN ones already has them: Qt 5)
+    moved.add(n);
     if (s.x === w.x && s.y === w.y) return;
     n.extents = { x: s.x, y: s.y, width: s.width, height: s.height };
-    moved.add(n);
   });
   return moved;
 }

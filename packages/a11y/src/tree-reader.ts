@@ -1,6 +1,6 @@
 import type { Rect } from '@hypruse/core';
 import { AtspiBus, isGoneError, isMissingInterfaceError, isUnknownObjectError, type CallSpec } from './atspi-bus.js';
-import { ATSPI_CACHE_PATH, ATSPI_NULL_PATH, COORD_TYPE_WINDOW, IFACE, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES, decodeStates } from './atspi-constants.js';
+import { ATSPI_CACHE_PATH, ATSPI_NULL_PATH, COORD_TYPE_SCREEN, COORD_TYPE_WINDOW, IFACE, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES, decodeStates } from './atspi-constants.js';
 import type { Deadline } from './deadline.js';
 import { isWidgetClassName } from './app-families.js';
 
@@ -40,6 +40,11 @@ export interface ReadNodeOptions {
   /** Read the text of any Text object (not only text fields), up to this many characters. */
   anyText?: boolean;
   textLimit?: number;
+  /**
+   * Read the details only of the nodes this accepts (judged on name, role, states and
+   * interfaces); the others keep no extents and no actions, as a cached read leaves them.
+   */
+  wanted?: (node: RawNode) => boolean;
 }
 
 export interface TreeReadOptions {
@@ -49,6 +54,10 @@ export interface TreeReadOptions {
   details?: boolean;
   /** Stop early once this returns true for a node (the node is in the result). */
   stopAt?: (node: RawNode) => boolean;
+  /** Details only for the nodes this accepts (ReadNodeOptions.wanted). */
+  wanted?: (node: RawNode) => boolean;
+  /** Leave out a child and its subtree (a closed menu's items): judged on the child read without its details and on its parent. */
+  prune?: (node: RawNode, parent: RawNode) => boolean;
 }
 
 export interface TreeReadResult {
@@ -95,7 +104,19 @@ export class TreeReader {
   /** Applications asked for their bus address (which makes at-spi2-atk publish its cache), by bus name. */
   private readonly activated = new Map<string, Promise<void>>();
 
+  /**
+   * Applications whose WINDOW extents are wrong (app-families' brokenWindowExtents), by bus name:
+   * the SCREEN origin of the window last read, subtracted from every SCREEN extents read instead.
+   */
+  private readonly screenOrigin = new Map<string, { x: number; y: number }>();
+
   constructor(private readonly bus: AtspiBus) {}
+
+  /** Read this application's extents as SCREEN less `origin` (its window's SCREEN origin); null: WINDOW extents again. */
+  setScreenOrigin(bus: string, origin: { x: number; y: number } | null): void {
+    if (origin) this.screenOrigin.set(bus, origin);
+    else this.screenOrigin.delete(bus);
+  }
 
   /** Read one object; null when it is gone (or defunct). */
   async readNode(ref: NodeRef, depth: number, deadline: Deadline, opts: ReadNodeOptions = {}): Promise<RawNode | null> {
@@ -124,9 +145,18 @@ export class TreeReader {
         )
       : Promise.resolve([] as NodeRef[]);
 
-    const detailsP = details
-      ? Promise.all([roleP, stateP, ifaceP]).then(([roleId, states, interfaces]) => this.readDetails({ ref, roleId, states, interfaces }, deadline, opts))
-      : Promise.resolve({ extents: null, actions: [] } as NodeDetails);
+    const none: NodeDetails = { extents: null, actions: [] };
+    const wanted = opts.wanted;
+    const detailsP = !details
+      ? Promise.resolve(none)
+      : wanted
+        ? // judged once name, role, states and interfaces are in: one round trip later, far fewer calls
+          Promise.all([nameP, roleP, stateP, ifaceP]).then(([name, roleId, states, interfaces]) =>
+            wanted({ ref, depth, name, roleId, roleName: '', states, interfaces, childRefs: [], children: [], extents: null, actions: [] })
+              ? this.readDetails({ ref, roleId, states, interfaces }, deadline, opts)
+              : none,
+          )
+        : Promise.all([roleP, stateP, ifaceP]).then(([roleId, states, interfaces]) => this.readDetails({ ref, roleId, states, interfaces }, deadline, opts));
 
     let parts;
     try {
@@ -194,10 +224,15 @@ export class TreeReader {
   /** Window-relative extents; null without the Component interface (or its method). */
   readExtents(node: Pick<RawNode, 'ref' | 'interfaces'>, deadline: Deadline): Promise<Rect | null> {
     if (!node.interfaces.includes('Component')) return Promise.resolve(null);
+    const origin = this.screenOrigin.get(node.ref.bus);
     return this.bus
-      .call({ dest: node.ref.bus, path: node.ref.path, iface: IFACE.Component, member: 'GetExtents', signature: 'u', body: [COORD_TYPE_WINDOW] } satisfies CallSpec, deadline)
+      .call({ dest: node.ref.bus, path: node.ref.path, iface: IFACE.Component, member: 'GetExtents', signature: 'u', body: [origin ? COORD_TYPE_SCREEN : COORD_TYPE_WINDOW] } satisfies CallSpec, deadline)
       .then(
-        (b) => toRect(b[0]),
+        (b) => {
+          const r = toRect(b[0]);
+          // a zero box stays one (an unmapped widget), never moved by the origin
+          return r && origin && (r.width > 0 || r.height > 0) ? { ...r, x: r.x - origin.x, y: r.y - origin.y } : r;
+        },
         (err) => {
           if (isMissingInterfaceError(err)) return null;
           throw err;
@@ -210,7 +245,7 @@ export class TreeReader {
    * Stops after `maxNodes` objects (flagging `truncated`).
    */
   async readTree(root: NodeRef, deadline: Deadline, opts: TreeReadOptions): Promise<TreeReadResult | null> {
-    const rootNode = await this.readNode(root, 0, deadline, { children: true, details: opts.details });
+    const rootNode = await this.readNode(root, 0, deadline, { children: true, details: opts.details, wanted: opts.wanted });
     if (!rootNode) return null;
     let nodes = 1;
     let truncated = false;
@@ -231,12 +266,13 @@ export class TreeReader {
         if (truncated) break;
       }
       const read = await Promise.all(
-        pending.map((p) => this.readNode(p.ref, p.parent.depth + 1, deadline, { children: true, details: opts.details })),
+        pending.map((p) => this.readNode(p.ref, p.parent.depth + 1, deadline, { children: true, details: opts.details, wanted: opts.wanted })),
       );
       const next: RawNode[] = [];
       for (let i = 0; i < read.length; i++) {
         const n = read[i];
         if (!n) continue;
+        if (opts.prune?.(n, pending[i].parent)) continue;
         pending[i].parent.children.push(n);
         next.push(n);
       }

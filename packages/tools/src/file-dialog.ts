@@ -53,11 +53,22 @@ function checkPath(p: string): void {
   if (p.endsWith('/')) throw new UsageError('path names a folder; give the file name too');
 }
 
-/** The file-name field: the focused or first editable text field of the dialog. */
+/** How long a dialog that a call just before asked for (menu "File > Save As") may take to become the active window (scaled). */
+const APPEAR_MS = 4000;
+
+/** The file-name field: the focused or first editable single-line text field of the dialog (a document's text area is none). */
 function nameField(r: UiRead): UiItem | undefined {
-  const fields = r.items.filter((i) => TEXT_ROLES.has(i.role) && !i.password && i.clickable);
+  const fields = r.items.filter((i) => TEXT_ROLES.has(i.role) && !i.password && i.clickable && !i.states.includes('multi-line'));
   return fields.find((i) => i.focused) ?? fields[0];
 }
+
+/** Whether a window reads as an Open/Save dialog: a default button and no document text area (an editor's main window has an Open button too). */
+function looksLikeDialog(r: UiRead): boolean {
+  if (r.items.some((i) => TEXT_ROLES.has(i.role) && i.states.includes('multi-line') && i.states.includes('editable'))) return false;
+  return Boolean(button(r, DEFAULT_BUTTONS) || nameField(r));
+}
+
+const sameRef = (a: UiItem['ref'], b: UiItem['ref']) => a.bus === b.bus && a.path === b.path;
 
 function button(r: UiRead, names: readonly string[]): UiItem | undefined {
   const buttons = r.items.filter((i) => i.role === 'push button');
@@ -88,9 +99,18 @@ async function closedWithin(sub: EventSubscription | null, ctx: ToolContext, dia
 
 async function dialogRead(ctx: ToolContext, args: Args): Promise<UiRead> {
   if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed');
-  const r = await readUi(ctx, args.window || 'active', '', true);
-  if (!button(r, DEFAULT_BUTTONS) && !nameField(r)) {
-    throw new NotFoundError('not_found.dialog', `${r.window.class} "${r.window.title}" (${r.window.address}) is not an Open/Save dialog (no file name field, no Save/Open button)`, {
+  let r = await readUi(ctx, args.window || 'active', '', true);
+  if (!args.window && !looksLikeDialog(r)) {
+    // the dialog a menu item asked for may map after the menu answered (a loaded machine, Qt's
+    // dialog built on first use): wait for the active window to become one, never fill the editor
+    const end = Date.now() + scaledMs(APPEAR_MS, ctx.env);
+    while (Date.now() < end && !looksLikeDialog(r)) {
+      await sleep(100, ctx.signal);
+      r = await readUi(ctx, 'active', '', true).catch(() => r);
+    }
+  }
+  if (!looksLikeDialog(r)) {
+    throw new NotFoundError('not_found.dialog', `${r.window.class} "${r.window.title}" (${r.window.address}) is not an Open/Save dialog (no file name field, no Save/Open button${args.window ? '' : `, and no dialog became the active window within ${Math.round(scaledMs(APPEAR_MS, ctx.env))} ms`})`, {
       hint: 'open the dialog first (menu "File > Save As…"), then pass its window',
     });
   }
@@ -164,14 +184,38 @@ export const fileDialogTool = defineTool({
       // Return in the name field presses the default button (no pointer: a client-side decorated
       // dialog's header-bar buttons are placed less exactly than its fields)
       if (a11y.focus && !background) await a11y.focus(field.ref, ctx.signal).catch(() => false);
-      const b = button(await readUi(ctx, dialog, '', true), DEFAULT_BUTTONS);
+      // nothing is pressed before the dialog took the path: the field holds it and the default button
+      // (which Qt and GTK enable only once the name field has text) is enabled; the field focused for Return
+      const fieldKey = field.ref;
+      let state = await readUi(ctx, dialog, '', true);
+      let b = button(state, DEFAULT_BUTTONS);
+      const ready = (st: UiRead, bt: UiItem | undefined) => {
+        const f = st.items.find((i) => sameRef(i.ref, fieldKey));
+        return { enabled: !bt || bt.clickable, focused: f?.focused === true, present: f !== undefined };
+      };
+      let st = ready(state, b);
+      const readyEnd = Date.now() + scaledMs(FIELD_MS, ctx.env);
+      while ((!st.enabled || (!background && !st.focused && st.present)) && Date.now() < readyEnd) {
+        await sleep(50, ctx.signal);
+        if (!st.focused && a11y.focus && !background) await a11y.focus(field.ref, ctx.signal).catch(() => false);
+        state = await readUi(ctx, dialog, '', true);
+        b = button(state, DEFAULT_BUTTONS);
+        st = ready(state, b);
+      }
+      if (!st.enabled) {
+        throw new HypruseError('error.unverified', `the ${b!.name} button of ${r.window.class} "${r.window.title}" stayed disabled with the path in its name field; nothing was pressed`, { hint: 'call ui on the dialog to see what it says' });
+      }
+      const after = a11y.text ? await a11y.text(field.ref, args.path.length + 100, ctx.signal).catch(() => null) : null;
+      if (after !== null && after !== args.path) {
+        throw new HypruseError('error.unverified', `the file name field of ${r.window.class} holds ${JSON.stringify(after)} instead of the path; nothing was pressed`, { hint: 'retry, or type the path with keyboard' });
+      }
       if (b) pressed = b.name;
       let closed: boolean;
-      if (background) {
-        // the default button's own action: no key to the seat
+      if (background || (!st.focused && b)) {
+        // the default button's own action: no key to the seat (or the field would not take the focus, so Return would go elsewhere)
         if (!b) throw backgroundRefusal(`${r.window.class} "${r.window.title}" has no default button to press through AT-SPI`);
         await press(ctx, args, b, dialog);
-        closed = await closedWithin(sub, ctx, dialog, scaledMs(RETURN_MS, ctx.env));
+        closed = await closedWithin(sub, ctx, dialog, scaledMs(background ? RETURN_MS : CLOSE_MS, ctx.env));
       } else {
         await ctx.invoke('keyboard', { action: 'key', keys: 'Return', window: dialog, allow_auth: args.allow_auth });
         closed = await closedWithin(sub, ctx, dialog, scaledMs(RETURN_MS, ctx.env));

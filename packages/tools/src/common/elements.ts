@@ -141,6 +141,25 @@ export function attachLabels(items: UiItem[]): void {
   }
 }
 
+/** Roles of a container that frames the document on screen. */
+const WINDOW_ROLES = new Set(['frame', 'window', 'dialog']);
+
+/**
+ * Name the one document area of a window when nothing names it (no name, no label): a multi-line
+ * editable text takes the name of the document it shows, the selected page tab's (the only tab, or
+ * the selected one), else the window's. Qt's QPlainTextEdit (featherpad) and GTK 4's source view
+ * (gnome-text-editor) carry no name a person could use.
+ */
+export function nameDocumentArea(items: UiItem[], windowTitle: string): void {
+  const areas = items.filter((i) => i.name.trim() === '' && i.states.includes('multi-line') && i.states.includes('editable') && !i.password);
+  if (areas.length !== 1) return;
+  const tabs = items.filter((i) => i.role === 'page tab' && i.name.trim() !== '');
+  const tab = tabs.length === 1 ? tabs[0] : tabs.filter((t) => t.states.includes('selected')).length === 1 ? tabs.find((t) => t.states.includes('selected')) : undefined;
+  const frame = items.find((i) => WINDOW_ROLES.has(i.role) && i.name.trim() !== '' && i.up === undefined);
+  const name = (tab?.name ?? frame?.name ?? windowTitle).trim();
+  if (name) areas[0].name = name;
+}
+
 export interface ElementRead extends UiRead {
   /** Every element with a box (controls, labels, named containers), with ids, in tree order, the children of each container in reading order (as the reader lists them). */
   items: UiItem[];
@@ -150,6 +169,7 @@ export interface ElementRead extends UiRead {
 export async function readElements(ctx: ToolContext, windowArg: string, opts: ReadOptions = {}): Promise<ElementRead> {
   const r = await readUi(ctx, windowArg, '', false, opts);
   attachLabels(r.items);
+  nameDocumentArea(r.items, r.window.title);
   assignIds(ctx.session, r.window.address, r.items);
   const labels = r.items.filter((i) => LABEL_ROLES.has(i.role) && !i.actionable && i.name.trim() !== '');
   for (const i of r.items) if (i.labelledBy !== undefined && i.labelledBy < 0) i.labelledBy = labels[-1 - i.labelledBy]?.id;
