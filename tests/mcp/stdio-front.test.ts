@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { LATEST_PROTOCOL_VERSION as SDK_LATEST, SUPPORTED_PROTOCOL_VERSIONS as SDK_SUPPORTED } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION as SDK_LATEST, SUPPORTED_PROTOCOL_VERSIONS as SDK_SUPPORTED } from '@modelcontextprotocol/server';
 import { createMcpServer, serveStdio } from '@hypruse/core/mcp';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, serverIdentity, startStdioFront } from '@hypruse/core/mcp/front';
 import { fakeSession } from '../support/fake-session.js';
@@ -32,13 +32,13 @@ async function drive(lines: string[], config: { readonly: boolean; dryRun: boole
     const identity = { name: 'hypruse', version: 'front-test', config: session.config, compositor: null };
     await front.answerInitialize(serverIdentity({ ...identity, wmName: null }));
     const early = [...out];
-    const server = await createMcpServer({ ...identity, session: async () => ({ pipeline: session.pipeline, config: session.config }) });
-    const serving = serveStdio(server, front.streams());
+    let server: Awaited<ReturnType<typeof createMcpServer>> | null = null;
+    const serving = serveStdio(async () => (server = await createMcpServer({ ...identity, session: async () => ({ pipeline: session.pipeline, config: session.config }) })), front.streams());
     const want = lines.filter((l) => 'id' in JSON.parse(l)).length;
     for (let i = 0; i < 200 && out.length < want; i++) await new Promise((r) => setTimeout(r, 10));
     stdin.end();
     await serving;
-    await server.close();
+    await (server as Awaited<ReturnType<typeof createMcpServer>> | null)?.close();
     return { early, out: out.map((l) => JSON.parse(l) as Record<string, unknown>), stderr };
   } finally {
     process.stderr.write = write;

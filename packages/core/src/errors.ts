@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   'refused.interrupted': 'A running sequence or drag was interrupted because the person took over or stopped hypruse.',
   'refused.password': 'act set_text was asked to fill a password field while a11y.setPasswords is off.',
   'refused.background': 'Background mode: the call would move the person\'s pointer, send keys to their seat, or change their focus, active window or visible workspace; nothing was sent (the message names the element-level alternative).',
+  'refused.request_state': 'The requestState sent back with a confirmation (2026-07-28 input_required) was altered, expired, already answered, or issued for another tool or other arguments: nothing was done; call again without it.',
   'refused.guard_failed': 'A trust layer failed unexpectedly, so the action was refused (fail closed).',
   'not_found.window': 'No window with that address (or no active window).',
   'not_found.workspace': 'No such workspace.',

@@ -217,8 +217,8 @@ export const serveCommand: Command = {
     const origin = { value: null as string | null };
     if (loaded.config.monitor.serve) await serveMonitor(loaded, origin);
     const { createMcpServer, serveStdio } = await import('@hypruse/core/mcp');
-    const server = await createMcpServer({ ...identity, session: lazySession(loaded, () => origin.value) });
-    await serveStdio(server, front.streams());
+    const session = lazySession(loaded, () => origin.value);
+    await serveStdio(() => createMcpServer({ ...identity, session }), front.streams());
     await shutdown();
     return 0;
   },

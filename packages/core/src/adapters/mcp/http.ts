@@ -6,7 +6,7 @@
  */
 import { timingSafeEqual, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 
 export interface HttpSeatOptions {
   /** Address to listen on (127.0.0.1 unless configured). */
@@ -164,7 +164,9 @@ export async function serveHttpSeat(opts: HttpSeatOptions): Promise<{ url: strin
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    await server.connect(transport);
+    // the v1 SDK's sessionful Streamable HTTP transport, served by the v2 server (a 2025-era session: same
+    // Transport shape, JSON-RPC messages alike)
+    await server.connect(transport as unknown as Parameters<Server['connect']>[0]);
     await transport.handleRequest(req, res, body);
   };
 

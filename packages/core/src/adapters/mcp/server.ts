@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { AnyTool } from '../../contracts/tool.js';
 import type { Pipeline } from '../../pipeline/pipeline.js';
 import type { ToolResult } from '../../result.js';
@@ -9,6 +9,7 @@ import { outputJsonSchema, outputMismatch } from '../output-schema.js';
 import { errorText, resultJson } from '../render.js';
 import { serverIdentity } from './front.js';
 import { fitResult, toolTextBudget, type ResultLimits } from './limits.js';
+import { RequestStateSeal, argsDigest, digest } from './request-state.js';
 
 /** What the handlers need from a session. */
 export interface McpSession {
@@ -73,14 +74,40 @@ function contentOf(r: ToolResult, prefix?: string): Content[] {
   return out;
 }
 
+/** How long a confirmation asked through a 2026-07-28 `input_required` may wait for the person's answer. */
+export const CONFIRM_TTL_MS = 10 * 60_000;
+let confirmSeal: RequestStateSeal | null = null;
+/** One seal per process: its key is made here, kept in memory only, and shared by every MCP server (HTTP sessions too). */
+function seal(): RequestStateSeal {
+  return (confirmSeal ??= new RequestStateSeal(CONFIRM_TTL_MS));
+}
+
+const CONFIRM_KEY = 'confirm';
+const confirmSchema = (message: string) => ({
+  type: 'object' as const,
+  properties: { confirm: { type: 'boolean' as const, title: 'Allow this action', description: message } },
+  required: ['confirm'],
+});
+
+/** The per-request `_meta` envelope keys of the 2026-07-28 revision. */
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+
 /**
- * The MCP skin: the only module that imports the SDK. Tools are listed with
- * their JSON schemas and derived annotations; calls go through the pipeline;
- * every error is caught here so category, code and hint survive.
+ * The MCP skin: the only module that imports the SDK (@modelcontextprotocol/server, v2). Tools are
+ * listed with their JSON schemas and derived annotations; calls go through the pipeline; every error
+ * is caught here so category, code and hint survive. One server serves either protocol era: a
+ * 2025-06-18/2025-11-25 session (opened with `initialize`) or 2026-07-28 requests (no session, the
+ * version and the client's capabilities in each request's `_meta`).
+ *
+ * Confirmations (a dangerous control, lifting the person's stop) ask the person: on a 2026-07-28
+ * request through `input_required` (the call is refused before anything is done, answered with the
+ * question and a sealed `requestState`, and runs again when the client calls back with the answer);
+ * on a 2025 session through `elicitation/create` when the client declared elicitation; otherwise the
+ * call is refused with the way to go on (the `confirm: true` argument once the person said yes).
  */
 export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
-  const { Server } = await import('@modelcontextprotocol/sdk/server/index.js');
-  const { ListToolsRequestSchema, CallToolRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const { Server, inputRequired, inputResponse } = await import('@modelcontextprotocol/server');
   const { config } = opts;
   let building: Promise<McpSession> | null = opts.pipeline ? Promise.resolve({ pipeline: opts.pipeline, config }) : null;
   const ready = (): Promise<McpSession> => {
@@ -100,7 +127,7 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
   });
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler('tools/list', async () => {
     const { pipeline, config } = await ready();
     const registry = pipeline.registry;
     // the registry's order (built-in tools as documented, then plugins' in load order): the same on every start
@@ -122,76 +149,112 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
     };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const name = request.params.name;
-    const progressToken = request.params._meta?.progressToken;
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const progressToken = ctx.mcpReq._meta?.progressToken ?? (request.params._meta as { progressToken?: string | number } | undefined)?.progressToken;
     let progressCount = 0;
-    const canElicit = Boolean(server.getClientCapabilities()?.elicitation);
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    const modern = typeof envelope?.[PROTOCOL_VERSION_KEY] === 'string';
+    const clientCaps = (modern ? envelope?.[CLIENT_CAPABILITIES_KEY] : server.getClientCapabilities()) as { elicitation?: unknown } | undefined;
+    const canAsk = Boolean(clientCaps?.elicitation);
+    const limitsOf = (c: HypruseConfig): ResultLimits => ({ maxTokens: c.mcp.maxResultTokens, maxBytes: c.mcp.maxResultBytes });
+    const failure = (err: unknown) => {
+      const e = toHypruseError(err);
+      return {
+        isError: true,
+        content: fitResult(name, [{ type: 'text', text: errorText(e) }], {}, limitsOf(config), { env: process.env, valid: () => true }).content,
+        // not structuredContent: clients validate it against the tool's outputSchema even on errors
+        _meta: { 'hypruse/error': { category: e.category, code: e.code, message: e.message, hint: e.hint ?? null, ...(e.data ? { data: e.data } : {}) } },
+      };
+    };
+
+    // 2026-07-28: what the person answered in earlier rounds of this call, read only from a state this process sealed
+    const approved: string[] = [];
+    let declined: string | null = null;
+    const rawState = ctx.mcpReq.requestState();
+    if (modern && rawState !== undefined) {
+      const opened = seal().open(rawState, name, args);
+      if (!opened.ok) {
+        return failure(new HypruseError('refused.request_state', `the confirmation state sent back is refused: ${opened.reason}; nothing was done`, { hint: 'call the tool again without requestState: the person is asked afresh' }));
+      }
+      approved.push(...opened.state.approved);
+      const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
+      if (answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true) approved.push(opened.state.asking);
+      else if (answer.kind === 'elicit') declined = opened.state.asking;
+      // no answer at all: the question is asked again
+    }
+    let asking: string | null = null;
+    let confirm: ((message: string) => Promise<boolean | null>) | undefined;
+    if (modern && canAsk) {
+      confirm = async (message) => {
+        const d = digest(message);
+        if (approved.includes(d)) return true;
+        if (declined === d) return false;
+        // refused for now (before anything was done); the client gets the question and calls again
+        asking ??= message;
+        return null;
+      };
+    } else if (!modern && canAsk) {
+      confirm = async (message) => {
+        const answer = await server.elicitInput({ message, requestedSchema: confirmSchema(message) }, { signal: ctx.mcpReq.signal });
+        return answer.action === 'accept' && answer.content?.confirm === true;
+      };
+    }
     try {
       const { pipeline, config: sessionConfig } = await ready();
-      const limits: ResultLimits = { maxTokens: sessionConfig.mcp.maxResultTokens, maxBytes: sessionConfig.mcp.maxResultBytes };
-      const r = await pipeline.call(name, (request.params.arguments ?? {}) as Record<string, unknown>, {
-        signal: extra.signal,
-        progress: (message) => {
-          if (progressToken === undefined) return;
-          void extra
-            .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++progressCount, message } })
-            .catch(() => undefined);
-        },
-        confirm: canElicit
-          ? async (message) => {
-              const answer = await server.elicitInput({
-                message,
-                requestedSchema: {
-                  type: 'object',
-                  properties: { confirm: { type: 'boolean', title: 'Allow this action', description: message } },
-                  required: ['confirm'],
-                },
-              });
-              return answer.action === 'accept' && answer.content?.confirm === true;
-            }
-          : undefined,
-        textBudget: toolTextBudget(limits),
-      });
+      const limits = limitsOf(sessionConfig);
+      let r: ToolResult;
+      try {
+        r = await pipeline.call(name, args, {
+          signal: ctx.mcpReq.signal,
+          progress: (message) => {
+            if (progressToken === undefined) return;
+            void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: ++progressCount, message } }).catch(() => undefined);
+          },
+          confirm,
+          textBudget: toolTextBudget(limits),
+        });
+      } catch (err) {
+        const question: string | null = asking;
+        if (question === null) throw err;
+        const requestState = seal().seal({ tool: name, args: argsDigest(args), asking: digest(question), approved });
+        return inputRequired({ inputRequests: { [CONFIRM_KEY]: inputRequired.elicit({ message: question, requestedSchema: confirmSchema(question) }) }, requestState });
+      }
       const structuredContent = resultJson(r);
       // a result that does not match the listed output schema is a bug: caught here (and by the tests), never shipped to the host
-      const wrong = outputMismatch(pipeline.registry.get(name), structuredContent);
-      if (wrong) throw new HypruseError('error.internal', `hypruse bug: the ${name} result does not match its output schema (${wrong})`);
       const tool = pipeline.registry.get(name);
+      const wrong = outputMismatch(tool, structuredContent);
+      if (wrong) throw new HypruseError('error.internal', `hypruse bug: the ${name} result does not match its output schema (${wrong})`);
       const fitted = fitResult(name, contentOf(r), structuredContent, limits, {
         env: process.env,
         valid: (v) => outputMismatch(tool, v) === null,
       });
       return { content: fitted.content, structuredContent: fitted.structuredContent };
     } catch (err) {
-      const e = toHypruseError(err);
-      const limits: ResultLimits = { maxTokens: config.mcp.maxResultTokens, maxBytes: config.mcp.maxResultBytes };
-      return {
-        isError: true,
-        content: fitResult(name, [{ type: 'text', text: errorText(e) }], {}, limits, { env: process.env, valid: () => true }).content,
-        // not structuredContent: clients validate it against the tool's outputSchema even on errors
-        _meta: { 'hypruse/error': { category: e.category, code: e.code, message: e.message, hint: e.hint ?? null, ...(e.data ? { data: e.data } : {}) } },
-      };
+      return failure(err);
     }
   });
   return server;
 }
 
 /**
- * Serve over stdio until stdin closes. `streams` replace process.stdin/stdout (the stdio front's,
+ * Serve over stdio until stdin closes, either era (the SDK's serveStdio decides it from the opening
+ * message; `make` builds the server for it, and may be called twice when a `server/discover` probe
+ * is followed by a 2025 `initialize`). `streams` replace process.stdin/stdout (the stdio front's,
  * which replay what it read before the SDK loaded).
  */
-export async function serveStdio(server: Server, streams?: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream }): Promise<void> {
-  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+export async function serveStdio(make: () => Promise<Server>, streams?: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream }): Promise<void> {
+  const { serveStdio: serve, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
   const transport = streams
     ? new StdioServerTransport(streams.stdin as import('node:stream').Readable, streams.stdout as import('node:stream').Writable)
     : new StdioServerTransport();
   const input = streams?.stdin ?? process.stdin;
-  await new Promise<void>((resolve, reject) => {
-    transport.onclose = () => resolve();
-    server.onclose = () => resolve();
-    server.connect(transport).catch(reject);
+  await new Promise<void>((resolve) => {
+    // serveStdio owns the transport (its callbacks included) from here; stdin's end is the sign the host left
+    serve(() => make(), { transport, onerror: (e) => process.stderr.write(`hypruse: mcp: ${e.message}\n`) });
     input.on('end', () => resolve());
+    input.on('close', () => resolve());
   });
 }
 
@@ -203,3 +266,4 @@ function backgroundDescription(tool: AnyTool): string {
 }
 
 export { serveHttpSeat, checkSeatRequest, seatHosts, RateLimit, type HttpSeatOptions } from './http.js';
+export { RequestStateSeal, argsDigest, canonicalJson, digest, type ConfirmState } from './request-state.js';
