@@ -54,4 +54,13 @@ describe('keyboard type verification', () => {
     expect(r.text[0]).toBe('typed 3 characters into 11 (not verified: no focused text field is readable)');
     expect(r.data).toMatchObject({ verified: null });
   });
+
+  it('a spreadsheet cell (it takes the text on commit) is not verified and never typed into twice', async () => {
+    session = await fakeSession();
+    session.fake.a11y.focusedText = async () => ({ element: { ...field, role: 'table cell', roleId: 56, name: 'B2', password: false }, text: '' });
+    const r = await session.pipeline.call('keyboard', { action: 'type', text: 'Apples\t42\n', window: '11' });
+    expect(r.text[0]).toMatch(/not verified: a cell takes the text when it is committed/);
+    expect(r.data).toMatchObject({ verified: null });
+    expect(session.fake.input.delivered).toEqual(['type Apples\t42\n']);
+  });
 });

@@ -45,6 +45,12 @@ export interface AppFamily {
    * extents are wrong: their SCREEN extents less the window's own SCREEN origin are read instead.
    */
   brokenWindowExtents?: string;
+  /**
+   * The question the app asks after a Save in a format not its own (regular expression sources: the
+   * window's class and title, and the button that keeps the chosen format): file_dialog answers it,
+   * the format being the one the path asked for.
+   */
+  keepFormat?: Array<{ class?: string; title: string; keep: string }>;
   /** What was measured about it (versions, facts); shown by nothing, read by people. */
   facts?: string;
 }
@@ -111,6 +117,8 @@ export const APP_FAMILIES: readonly AppFamily[] = [
     splash: [{ class: '^soffice$', title: '^LibreOffice( [0-9.]+)?$' }],
     // the first-start "Tip of the Day" opens a second or more after the document window
     stayMs: 2500,
+    // 7.4: "Confirm File Format", buttons "Use Word 2007–365 Format!" (or Excel...) and "Use ODF Format!"
+    keepFormat: [{ class: '^(soffice|libreoffice-.*)$', title: '^(Confirm File Format|Keep current format)$', keep: '^Use (?!ODF Format).+ Format!?$' }],
     facts:
       'LibreOffice 7.4 first maps a 648x200 splash window (class soffice) that closes about 1.5 s later; the document window comes next. "Tip of the Day" is a modal dialog on first start.',
   },
@@ -275,6 +283,18 @@ export class AppFamilyTable implements AppFamilies {
 
   planLaunch(command: string, env: NodeJS.ProcessEnv): LaunchPlan {
     return planLaunch(command, env, this.table);
+  }
+
+  keepFormatButton(window: { class: string; title: string }, buttons: readonly string[]): string | null {
+    for (const f of this.table) {
+      for (const q of f.keepFormat ?? []) {
+        if (q.class !== undefined && !new RegExp(q.class).test(window.class)) continue;
+        if (!new RegExp(q.title).test(window.title)) continue;
+        const keep = buttons.find((b) => new RegExp(q.keep).test(b.trim()));
+        if (keep) return keep;
+      }
+    }
+    return null;
   }
 
   /** The family whose apps report this AT-SPI toolkit name, or null. */

@@ -18,6 +18,7 @@ export const IFACE = {
   Value: 'org.a11y.atspi.Value',
   Cache: 'org.a11y.atspi.Cache',
   Selection: 'org.a11y.atspi.Selection',
+  Table: 'org.a11y.atspi.Table',
   Properties: 'org.freedesktop.DBus.Properties',
   EventObject: 'org.a11y.atspi.Event.Object',
 } as const;
@@ -116,6 +117,14 @@ export const SELECTION_ROLES: ReadonlySet<number> = new Set([Role.COMBO_BOX, Rol
 
 /** Roles whose text is reported as the value (when not a password field). */
 export const TEXT_VALUE_ROLES: ReadonlySet<number> = new Set([Role.TEXT, Role.ENTRY, Role.SPIN_BUTTON, Role.COMBO_BOX]);
+
+/**
+ * A cell the person types into (a spreadsheet's: editable, with a Text interface): its text is its
+ * value, and it is a control (clicked to select it, typed into).
+ */
+export function isEditableCell(n: { roleId: number; states: readonly string[]; interfaces: readonly string[] }): boolean {
+  return n.roleId === Role.TABLE_CELL && n.states.includes('editable') && n.interfaces.includes('Text');
+}
 
 /** Roles whose numeric value (with min, max, percent) is reported. */
 export const NUMERIC_VALUE_ROLES: ReadonlySet<number> = new Set([

@@ -6,7 +6,7 @@ function union(a: Rect, b: Rect): Rect {
   return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
 }
 import {
-  ACTIONABLE_ROLES, CHECKABLE_ROLES, SELECTION_ROLES, CLICK_ACTIONS, CONTAINER_ROLES, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES,
+  ACTIONABLE_ROLES, CHECKABLE_ROLES, SELECTION_ROLES, CLICK_ACTIONS, CONTAINER_ROLES, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES, isEditableCell,
 } from './atspi-constants.js';
 import { nameContains } from './match.js';
 import type { RawNode } from './tree-reader.js';
@@ -84,6 +84,7 @@ function hasClickAction(node: RawNode): boolean {
 export function isActionable(node: RawNode): boolean {
   if (ACTIONABLE_ROLES.has(node.roleId)) return true;
   if (node.roleId === Role.TEXT && (node.states.includes('editable') || node.interfaces.includes('EditableText'))) return true;
+  if (isEditableCell(node)) return true;
   return hasClickAction(node) && !CONTAINER_ROLES.has(node.roleId);
 }
 

@@ -1,6 +1,6 @@
 import type { Rect } from '@hypruse/core';
 import { AtspiBus, isGoneError, isMissingInterfaceError, isUnknownObjectError, type CallSpec } from './atspi-bus.js';
-import { ATSPI_CACHE_PATH, ATSPI_NULL_PATH, COORD_TYPE_SCREEN, COORD_TYPE_WINDOW, IFACE, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES, decodeStates } from './atspi-constants.js';
+import { ATSPI_CACHE_PATH, ATSPI_NULL_PATH, COORD_TYPE_SCREEN, COORD_TYPE_WINDOW, IFACE, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES, decodeStates, isEditableCell } from './atspi-constants.js';
 import type { Deadline } from './deadline.js';
 import { isWidgetClassName } from './app-families.js';
 
@@ -90,6 +90,8 @@ export function applyDetails(node: RawNode, d: NodeDetails): void {
 }
 
 const DEFAULT_TEXT_LIMIT = 200;
+/** Children of a container that manages its descendants asked at most (see TreeReader.childRefs). */
+export const MANAGED_CHILDREN_MAX = 1000;
 const PASSWORD_ATTR = /pass(word|wd)|secret/i;
 
 /**
@@ -138,11 +140,7 @@ export class TreeReader {
     const stateP = call(IFACE.Accessible, 'GetState').then((b) => decodeStates((b[0] as number[]) ?? []));
     const ifaceP = call(IFACE.Accessible, 'GetInterfaces').then((b) => ((b[0] as string[]) ?? []).map((n) => n.replace(/^org\.a11y\.atspi\./, '')));
     const childrenP = opts.children
-      ? call(IFACE.Accessible, 'GetChildren').then((b) =>
-          ((b[0] as Array<[string, string]>) ?? [])
-            .filter(([, path]) => path && path !== ATSPI_NULL_PATH)
-            .map(([bus, path]) => ({ bus: bus || ref.bus, path })),
-        )
+      ? Promise.all([stateP, ifaceP]).then(([states, interfaces]) => this.childRefs({ ref, states, interfaces }, deadline))
       : Promise.resolve([] as NodeRef[]);
 
     const none: NodeDetails = { extents: null, actions: [] };
@@ -170,6 +168,68 @@ export class TreeReader {
     const node: RawNode = { ref, depth, name, roleId, roleName, states, interfaces, childRefs, children: [], extents: null, actions: [] };
     applyDetails(node, d);
     return node;
+  }
+
+  /**
+   * The children of a node, asked live. A container that manages its descendants and counts more
+   * of them than MANAGED_CHILDREN_MAX (a spreadsheet: LibreOffice Calc counts 2^31-1 cells, and
+   * creates every one it is asked for, for minutes and gigabytes) is never asked for all of them:
+   * a table gives the cells it shows (the block between the cells at its top-left and bottom-right
+   * corners, at most MANAGED_CHILDREN_MAX), anything else no children.
+   */
+  async childRefs(node: Pick<RawNode, 'ref' | 'states' | 'interfaces'>, deadline: Deadline, knownCount?: number): Promise<NodeRef[]> {
+    const { ref } = node;
+    const call = (iface: string, member: string, signature?: string, body?: unknown[]) =>
+      this.bus.call({ dest: ref.bus, path: ref.path, iface, member, signature, body } satisfies CallSpec, deadline);
+    const toRef = (v: unknown): NodeRef | null => {
+      const [bus, path] = (v as [string, string]) ?? ['', ''];
+      return path && path !== ATSPI_NULL_PATH ? { bus: bus || ref.bus, path } : null;
+    };
+    // (a cache gives -1 for the count of a container whose children it does not hold)
+    if (node.states.includes('manages-descendants')) {
+      const count = knownCount !== undefined && knownCount >= 0 ? knownCount : Number(variantValue((await call(IFACE.Properties, 'Get', 'ss', [IFACE.Accessible, 'ChildCount']))[0]) ?? 0);
+      if (count > MANAGED_CHILDREN_MAX) {
+        if (!node.interfaces.includes('Table') || !node.interfaces.includes('Component')) return [];
+        return this.shownCells(ref, call, toRef, deadline).catch((err: unknown) => {
+          if (deadline.fired || isGoneError(err)) throw err;
+          return [];
+        });
+      }
+    }
+    const b = await call(IFACE.Accessible, 'GetChildren');
+    return ((b[0] as Array<[string, string]>) ?? []).map(toRef).filter((r): r is NodeRef => r !== null);
+  }
+
+  /** The cells a huge table shows: rows and columns from its top-left to its bottom-right shown cell, row by row, capped. */
+  private async shownCells(
+    ref: NodeRef,
+    call: (iface: string, member: string, signature?: string, body?: unknown[]) => Promise<unknown[]>,
+    toRef: (v: unknown) => NodeRef | null,
+    deadline: Deadline,
+  ): Promise<NodeRef[]> {
+    const box = await this.readExtents({ ref, interfaces: ['Component'] }, deadline);
+    if (!box || box.width <= 0 || box.height <= 0) return [];
+    const inset = 3;
+    const corner = async (x: number, y: number): Promise<{ row: number; col: number } | null> => {
+      const at = toRef((await call(IFACE.Component, 'GetAccessibleAtPoint', 'iiu', [Math.round(x), Math.round(y), COORD_TYPE_WINDOW]))[0]);
+      if (!at) return null;
+      const index = Number((await this.bus.call({ dest: at.bus, path: at.path, iface: IFACE.Accessible, member: 'GetIndexInParent' }, deadline))[0]);
+      if (!(index >= 0)) return null;
+      const [row, col] = await Promise.all([
+        call(IFACE.Table, 'GetRowAtIndex', 'i', [index]).then((b) => Number(b[0])),
+        call(IFACE.Table, 'GetColumnAtIndex', 'i', [index]).then((b) => Number(b[0])),
+      ]);
+      return row >= 0 && col >= 0 ? { row, col } : null;
+    };
+    const [a, b] = await Promise.all([corner(box.x + inset, box.y + inset), corner(box.x + box.width - inset, box.y + box.height - inset)]);
+    if (!a || !b || b.row < a.row || b.col < a.col) return [];
+    const cols = b.col - a.col + 1;
+    const rows = Math.min(b.row - a.row + 1, Math.max(1, Math.floor(MANAGED_CHILDREN_MAX / cols)));
+    const cells: Array<Promise<NodeRef | null>> = [];
+    for (let r = a.row; r < a.row + rows; r++) {
+      for (let c = a.col; c < a.col + Math.min(cols, MANAGED_CHILDREN_MAX); c++) cells.push(call(IFACE.Table, 'GetAccessibleAt', 'ii', [r, c]).then((x) => toRef(x[0])));
+    }
+    return (await Promise.all(cells)).filter((r): r is NodeRef => r !== null);
   }
 
   /**
@@ -214,7 +274,7 @@ export class TreeReader {
           ).then((kv) => (kv[0][1] === undefined ? undefined : toValue(Object.fromEntries(kv))))
         : Promise.resolve(undefined);
     const textP =
-      ifs.includes('Text') && (opts.anyText || TEXT_VALUE_ROLES.has(roleId) || roleId === Role.PASSWORD_TEXT)
+      ifs.includes('Text') && (opts.anyText || TEXT_VALUE_ROLES.has(roleId) || roleId === Role.PASSWORD_TEXT || isEditableCell(node))
         ? this.readText(roleId, call, optional, opts.textLimit ?? DEFAULT_TEXT_LIMIT)
         : Promise.resolve(undefined);
     const [extents, actions, value, text] = await Promise.all([extentsP, actionsP, valueP, textP]);
@@ -340,8 +400,7 @@ export class TreeReader {
         return cached.map((c) => c.ref);
       }
       try {
-        const b = await this.bus.call({ dest: n.ref.bus, path: n.ref.path, iface: IFACE.Accessible, member: 'GetChildren' }, deadline);
-        return ((b[0] as Array<[string, string]>) ?? []).filter(([, path]) => path && path !== ATSPI_NULL_PATH).map(([bus, path]) => ({ bus: bus || n.ref.bus, path }));
+        return await this.childRefs(n, deadline, it && it.ref.bus === n.ref.bus ? it.childCount : undefined);
       } catch (err) {
         if (isGoneError(err)) return [];
         throw err;

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { HypruseError, NotFoundError, Tokens, UsageError, backgroundRefusal, defineTool, fact, result, scaledMs, type EventSubscription, type ToolContext } from '@hypruse/core';
+import { HypruseError, NotFoundError, Tokens, UsageError, backgroundRefusal, defineTool, fact, result, scaledMs, type AppFamilies, type EventSubscription, type ToolContext } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, snapshot } from './common/desktop.js';
 import { openedShape } from './common/opened.js';
@@ -29,6 +29,8 @@ const fileDialogOutput = z.strictObject({
   button: z.string(),
   closed: z.boolean(),
   replaced: z.boolean(),
+  /** The button that answered the app's keep-the-format question (a .docx saved from a word processor). */
+  kept_format: z.string().optional(),
   /** Whether a file exists at `path` now (seen from hypruse's side). */
   exists: z.boolean(),
   opened: openedShape.optional(),
@@ -259,16 +261,40 @@ export const fileDialogTool = defineTool({
         });
       }
       const exists = await stat(args.path).then(() => true, () => false);
-      // the file is written by the app once the dialog closed: give it a moment to appear
+      // the file is written by the app once the dialog closed: give it a moment to appear, and answer
+      // the app's question whether to keep the format the path asked for (a word processor saving .docx)
       let seen = exists;
-      const end = Date.now() + scaledMs(FIELD_MS, ctx.env);
+      let kept = '';
+      let asking: { address: string; class: string; title: string } | null = null;
+      let end = Date.now() + scaledMs(FIELD_MS, ctx.env);
       while (!seen && Date.now() < end) {
         await sleep(50, ctx.signal);
         seen = await stat(args.path).then(() => true, () => false);
+        if (seen || kept) continue;
+        const q = (await snapshot(ctx)).windows.find((w) => !before.has(w.address) && w.pid === r.window.pid && w.address !== dialog);
+        if (!q) continue;
+        asking = { address: q.address, class: q.class, title: q.title };
+        const families = ctx.services.has(Tokens.AppFamilies) ? ctx.services.get<AppFamilies>(Tokens.AppFamilies) : null;
+        const read = await readUi(ctx, q.address, '', true).catch(() => null);
+        const buttons = read ? read.items.filter((i) => i.role === 'push button') : [];
+        const name = families?.keepFormatButton?.({ class: q.class, title: q.title }, buttons.map((b) => b.name)) ?? null;
+        const b = name ? buttons.find((x) => x.name === name) : undefined;
+        if (!b) continue;
+        await press(ctx, args, b, q.address);
+        kept = b.name;
+        asking = null;
+        end = Date.now() + scaledMs(CLOSE_MS, ctx.env);
+      }
+      if (!seen && asking) {
+        const read = await readUi(ctx, asking.address, '', true).catch(() => null);
+        throw new HypruseError('error.unverified', `the dialog closed and ${asking.class} asks "${asking.title}" (window ${asking.address}); no file at ${args.path} yet`, {
+          hint: 'answer the question (ui, then click_ui), then check the file',
+          data: { question: asking.address, controls: (read?.items ?? []).slice(0, 8).map((i) => uiLine(i)) },
+        });
       }
       const target = (await snapshot(ctx)).windows.find((w) => w.pid === r.window.pid)?.address ?? null;
-      return result(`chose ${args.path} in ${r.window.class} "${r.window.title}" with ${pressed} (Return)${replaced ? ' (replaced the existing file)' : ''}; the dialog closed${seen ? '; the file exists' : '; no file at that path (yet)'}`)
-        .data({ path: args.path, dialog, button: pressed, closed: true, replaced, exists: seen })
+      return result(`chose ${args.path} in ${r.window.class} "${r.window.title}" with ${pressed} (Return)${replaced ? ' (replaced the existing file)' : ''}; the dialog closed${kept ? `; the app asked whether to keep the format: answered "${kept}"` : ''}${seen ? '; the file exists' : '; no file at that path (yet)'}`)
+        .data({ path: args.path, dialog, button: pressed, closed: true, replaced, exists: seen, ...(kept ? { kept_format: kept } : {}) })
         .observe(target)
         .build();
     } finally {

@@ -27,6 +27,8 @@ const getTextOutput = z.strictObject({
 function pieceOf(i: UiItem): string {
   if (i.password) return '';
   if (typeof i.value === 'string' && i.value !== '') return i.value;
+  // an empty spreadsheet cell says nothing (its name is only its address)
+  if (i.role === 'table cell' && i.value === '') return '';
   return i.name.trim();
 }
 
@@ -58,8 +60,8 @@ function leavesUnder(read: ElementRead, root: UiItem | null): UiItem[] {
   return read.items.filter((i) => isUnder(i) && !naming.has(i.id) && speaks(i));
 }
 
-/** A web page's document (a browser lists the one on screen). */
-const DOCUMENT_ROLES: ReadonlySet<string> = new Set(['document web', 'document frame']);
+/** A document read as a whole: a web page (a browser lists the one on screen), a word processor's text (its paragraphs are its children). */
+const DOCUMENT_ROLES: ReadonlySet<string> = new Set(['document web', 'document frame', 'document text']);
 
 /** Roles of a window's own element, whose name is the window's title. */
 const WINDOW_ROLES: ReadonlySet<string> = new Set(['frame', 'dialog', 'window', 'alert', 'file chooser']);

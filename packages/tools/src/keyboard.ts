@@ -167,6 +167,9 @@ async function verify(ctx: ToolContext, pid: number | null, text: string): Promi
       const f = await a11y.focusedText(pid, ctx.signal);
       if (f && (f.element.password || f.text === null)) return { verified: null, note: ' (not verified: password field)' };
       if (f && f.text!.includes(text)) return { verified: true, note: ' (verified)' };
+      // a spreadsheet's cell takes the text when it is committed (Return, Tab), and the commit moves the focus on:
+      // what the focused cell holds says nothing of whether the keys arrived (typing again would type twice)
+      if (f && f.element.role === 'table cell') return { verified: null, note: ' (not verified: a cell takes the text when it is committed with Return or Tab; read the cell back then)' };
       if (Date.now() < end) continue;
       if (!f) return { verified: null, note: ' (not verified: no focused text field is readable)' };
       const shown = f.text!.length > 200 ? `${f.text!.slice(0, 200)}...` : f.text!;

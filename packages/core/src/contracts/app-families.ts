@@ -29,4 +29,10 @@ export interface AppFamilies {
    * `env` is the session environment (PATH to find the program).
    */
   planLaunch(command: string, env: NodeJS.ProcessEnv): LaunchPlan;
+  /**
+   * The button that keeps the format the person chose, when a window (its class and title, and its
+   * buttons) is an app's question after a Save in a format not its own ("Keep current format?");
+   * null when it is not such a question.
+   */
+  keepFormatButton?(window: { class: string; title: string }, buttons: readonly string[]): string | null;
 }

@@ -1,0 +1,141 @@
+// LibreOffice Writer and Calc driven as an agent drives them, from a server whose host stripped the
+// environment (only HOME, PATH and XDG_RUNTIME_DIR; HOME fresh, so LibreOffice makes a new profile
+// and shows its first-start dialog): plain `launch`, `click_ui`, `keyboard`, `get_text`, `menu`,
+// `file_dialog`. Judged by sway (the windows), libatspi (the document's paragraphs) and the files on
+// disk (content.xml of the .odt/.ods, word/document.xml of the .docx, read with unzip). One
+// LibreOffice process per file: Calc opens as a new window of the running soffice.bin.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaledMs } from '@hypruse/core';
+import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
+import { type Server } from '../support/server.js';
+import { startStrippedHostServer, stopLaunched } from '../support/apps.js';
+import { atspi } from '../support/atspi.js';
+
+const desk = await requireDesktop();
+
+/** One member of a zip file (an OpenDocument or Office Open XML file), as text. */
+function unzipText(file: string, member: string): string {
+  return execFileSync('unzip', ['-p', file, member], { encoding: 'utf8' });
+}
+
+/** The text of the XML elements (tags dropped), for comparing what a document holds. */
+function xmlText(xml: string, tag: RegExp): string[] {
+  return [...xml.matchAll(tag)].map((m) => m[1]!.replace(/<[^>]+>/g, ''));
+}
+
+async function fileWritten(file: string): Promise<void> {
+  await waitFor(() => existsSync(file) && statSync(file).size > 0, scaledMs(10000), `${file} on disk`);
+}
+
+describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', () => {
+  let server: Server;
+  let pid = 0;
+  const home = mkdtempSync(join(tmpdir(), 'hypruse-office-home-'));
+  const out = mkdtempSync(join(tmpdir(), 'hypruse-office-out-'));
+  chmodSync(out, 0o777);
+  let writer = '';
+
+  beforeAll(async () => {
+    server = await startStrippedHostServer(home, desk!.env.XDG_RUNTIME_DIR);
+  }, 60000);
+  afterAll(async () => {
+    await stopLaunched(pid);
+    await server?.close();
+  });
+
+  it('Writer: launch returns the document window with Tip of the Day listed; typed text is verified and read back', async () => {
+    const l = await server.call('launch', { command: 'libreoffice --writer', wait_s: 30 });
+    expect(l.isError, l.text.join('\n')).toBe(false);
+    pid = Number(l.data.pid);
+    writer = String(l.data.address);
+    expect(l.data).toMatchObject({ class: 'libreoffice-writer', title: 'Untitled 1 - LibreOffice Writer' });
+    const dialogs = (l.data.dialogs ?? []) as Array<{ address: string; title: string }>;
+    expect(dialogs.map((d) => d.title)).toEqual([expect.stringMatching(/^Tip of the Day/)]);
+    let nodes = await swayNodes();
+    expect(nodes.find((n) => String(n.id) === writer)?.app_id).toBe('libreoffice-writer');
+    expect(nodes.some((n) => n.app_id === 'soffice' && /^LibreOffice [0-9.]+$/.test(n.name ?? '')), 'the splash is gone').toBe(false);
+
+    // the agent closes the tip, then types into the document
+    const c = await server.call('click_ui', { name: 'OK', role: 'push button', window: dialogs[0]!.address });
+    expect(c.isError, c.text.join('\n')).toBe(false);
+    await waitFor(async () => !(await swayNodes()).some((n) => String(n.id) === dialogs[0]!.address), scaledMs(5000), 'the tip to close');
+    const k = await server.call('keyboard', { action: 'type', text: 'Quarterly report draft', window: writer });
+    expect(k.isError, k.text.join('\n')).toBe(false);
+    expect(k.text[0]).toMatch(/\(verified\)/);
+
+    // read back through hypruse: the window's text is the document's
+    const g = await server.call('get_text', { window: writer });
+    expect(g.isError, g.text.join('\n')).toBe(false);
+    expect(g.text[0]).toMatch(/^document text /);
+    expect(String(g.data.text).trim()).toBe('Quarterly report draft');
+    // and independently: libatspi's paragraph under the document
+    const tree = await atspi(pid);
+    expect(tree.some((n) => n.role === 'paragraph' && n.text === 'Quarterly report draft')).toBe(true);
+    nodes = await swayNodes();
+    expect(nodes.find((n) => String(n.id) === writer)?.focused, 'the document window has the focus again').toBe(true);
+  }, 120000);
+
+  it('Writer: saves through menu File > Save As and file_dialog as .odt, then as .docx (the keep-format question answered)', async () => {
+    const m = await server.call('menu', { path: 'File > Save As', window: writer });
+    expect(m.isError, m.text.join('\n')).toBe(false);
+    const odt = join(out, 'report.odt');
+    const f = await server.call('file_dialog', { path: odt });
+    expect(f.isError, f.text.join('\n')).toBe(false);
+    await fileWritten(odt);
+    expect(xmlText(unzipText(odt, 'content.xml'), /<text:p\b[^>]*>(.*?)<\/text:p>/g)).toEqual(['Quarterly report draft']);
+
+    const m2 = await server.call('menu', { path: 'File > Save As', window: writer });
+    expect(m2.isError, m2.text.join('\n')).toBe(false);
+    const docx = join(out, 'report.docx');
+    const f2 = await server.call('file_dialog', { path: docx });
+    expect(f2.isError, f2.text.join('\n')).toBe(false);
+    expect(f2.data.kept_format).toMatch(/^Use Word .* Format!?$/);
+    await fileWritten(docx);
+    await waitFor(() => {
+      try {
+        return xmlText(unzipText(docx, 'word/document.xml'), /<w:t\b[^>]*>(.*?)<\/w:t>/g).join('') === 'Quarterly report draft';
+      } catch {
+        return false; // still being written
+      }
+    }, scaledMs(10000), 'the .docx to hold the text');
+    await waitFor(async () => /^report\.docx - LibreOffice Writer$/.test((await swayNodes()).find((n) => String(n.id) === writer)?.name ?? ''), scaledMs(5000), 'the window to name the .docx');
+    expect((await swayNodes()).filter((n) => n.pid === pid).map((n) => String(n.id)), 'no question left open').toEqual([writer]);
+  }, 120000);
+
+  it('Calc: cells set by keyboard are read back one by one and as a range; the saved .ods holds them', async () => {
+    // a new Calc window of the running LibreOffice (the request is handed over to it)
+    const l = await server.call('launch', { command: 'libreoffice --calc', wait_s: 30 });
+    expect(l.isError, l.text.join('\n')).toBe(false);
+    const calc = String(l.data.address);
+    expect(l.data).toMatchObject({ class: 'libreoffice-calc', title: 'Untitled 1 - LibreOffice Calc' });
+    expect(l.data.handed_to).toBe(pid);
+    await server.call('keyboard', { action: 'key', keys: 'ctrl+Home', window: calc });
+    const k = await server.call('keyboard', { action: 'type', text: 'Fruit\tCount\nApples\t42\nPears\t7\n', window: calc });
+    expect(k.isError, k.text.join('\n')).toBe(false);
+    expect(k.text[0], 'a cell is not typed into twice').not.toMatch(/typed twice/);
+    const cells: Record<string, string> = { A1: 'Fruit', B1: 'Count', A2: 'Apples', B2: '42', A3: 'Pears', B3: '7' };
+    for (const [name, want] of Object.entries(cells)) {
+      const g = await server.call('get_text', { name, role: 'table cell', window: calc });
+      expect(g.isError, g.text.join('\n')).toBe(false);
+      expect(g.data.text, name).toBe(want);
+    }
+    const range = await server.call('get_text', { role: 'table', window: calc });
+    expect(range.isError, range.text.join('\n')).toBe(false);
+    expect(String(range.data.text).split('\n').slice(0, 3)).toEqual(['Fruit  Count', 'Apples  42', 'Pears  7']);
+
+    const m = await server.call('menu', { path: 'File > Save As', window: calc });
+    expect(m.isError, m.text.join('\n')).toBe(false);
+    const ods = join(out, 'fruit.ods');
+    const f = await server.call('file_dialog', { path: ods });
+    expect(f.isError, f.text.join('\n')).toBe(false);
+    await fileWritten(ods);
+    const rows = [...unzipText(ods, 'content.xml').matchAll(/<table:table-row\b[^>]*>(.*?)<\/table:table-row>/g)].map((r) => xmlText(r[1]!, /<text:p>(.*?)<\/text:p>/g));
+    expect(rows.slice(0, 3)).toEqual([['Fruit', 'Count'], ['Apples', '42'], ['Pears', '7']]);
+    const w = await server.call('wm', { action: 'close_window', target: calc });
+    expect(w.isError, w.text.join('\n')).toBe(false);
+  }, 150000);
+});
