@@ -158,6 +158,8 @@ interface Target {
 
 /** How long the read-back waits for a control to show the click's effect (scaled by the time policy). */
 const READ_BACK_MS = 60;
+/** How long a window whose clicked control is gone may take to close (the app is tearing it down). */
+const CLOSING_MS = 2000;
 
 /**
  * The clicked control's state after the click: read at once; a control with a checked state or a
@@ -261,22 +263,30 @@ export const clickUiTool = defineTool({
         await comp.focusWindow(t.window);
         await ctx.invoke('pointer', { action: 'click', x: t.x, y: t.y, button: args.button, double: args.double, allow_auth: args.allow_auth, confirm: args.confirm });
       }
-      if (closeWatch) await windowClosed(closeWatch, t.window, scaledMs(READ_BACK_MS, ctx.env), ctx.signal);
+      let closed = closeWatch ? await windowClosed(closeWatch, t.window, scaledMs(READ_BACK_MS, ctx.env), ctx.signal) : false;
+      if (t.item && ctx.services.has(Tokens.Accessibility)) {
+        let gone = false;
+        try {
+          const now = await readBack(ctx, t.item);
+          gone = !now;
+          if (!now) state = '; the control is gone now (its window may have closed)';
+          else {
+            const bits = [now.checked !== undefined ? (now.checked ? 'checked' : 'unchecked') : '', now.value?.current !== undefined ? `value ${now.value.current}` : '', now.states.includes('focused') ? 'focused' : ''].filter(Boolean);
+            if (bits.length) state = `; now ${bits.join(', ')}`;
+            data.state = { states: now.states, checked: now.checked ?? null, value: now.value ?? null };
+          }
+        } catch {
+          gone = true; // the app no longer answers for the control: it is being torn down
+        }
+        // the control went away with its window: the window is closing, so the answer (and a then=
+        // observation) waits for the compositor to see it go, however slowly a loaded app gets there
+        if (gone && closeWatch && !closed) {
+          closed = await windowClosed(closeWatch, t.window, scaledMs(CLOSING_MS, ctx.env), ctx.signal);
+          if (closed) state = '; its window closed';
+        } else if (closed && gone) state = '; its window closed';
+      }
     } finally {
       closeWatch?.close();
-    }
-    if (t.item && ctx.services.has(Tokens.Accessibility)) {
-      try {
-        const now = await readBack(ctx, t.item);
-        if (!now) state = '; the control is gone now (its window may have closed)';
-        else {
-          const bits = [now.checked !== undefined ? (now.checked ? 'checked' : 'unchecked') : '', now.value?.current !== undefined ? `value ${now.value.current}` : '', now.states.includes('focused') ? 'focused' : ''].filter(Boolean);
-          if (bits.length) state = `; now ${bits.join(', ')}`;
-          data.state = { states: now.states, checked: now.checked ?? null, value: now.value ?? null };
-        }
-      } catch {
-        /* the state report is best effort; the click happened */
-      }
     }
     let opened: Opened | null = null;
     if (openWatch) {
