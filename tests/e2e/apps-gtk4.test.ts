@@ -2,11 +2,13 @@
 // environment, HOME fresh (no drafts of earlier sessions): `ui` names controls
 // as a person would (the tooltip where GTK 4 gives only the widget's type name),
 // judged against sway (the window) and the listing's own absence of type names.
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireDesktop, swayNodes } from '../support/desktop.js';
+import { scaledMs } from '@hypruse/core';
+import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
+import { alive } from '../support/tools.js';
 import { type Server } from '../support/server.js';
 import { startStrippedHostServer, stopLaunched } from '../support/apps.js';
 
@@ -16,6 +18,8 @@ describe.skipIf(!desk)('GTK 4 + libadwaita (gnome-text-editor) through the MCP s
   let server: Server;
   let pid = 0;
   const home = mkdtempSync(join(tmpdir(), 'hypruse-gtk4-home-'));
+  const out = mkdtempSync(join(tmpdir(), 'hypruse-gtk4-out-'));
+  chmodSync(out, 0o777);
 
   beforeAll(async () => {
     server = await startStrippedHostServer(home, desk!.env.XDG_RUNTIME_DIR);
@@ -37,4 +41,20 @@ describe.skipIf(!desk)('GTK 4 + libadwaita (gnome-text-editor) through the MCP s
     expect(text).toMatch(/button "Open recent document \(Ctrl\+K\)"/);
     expect(text).toMatch(/button "New tab \(Ctrl\+T\)"/);
   }, 60000);
+
+  it('types (verified) into the source view, saves through the primary menu and the GTK 4 file chooser: the file on disk holds the text', async () => {
+    const k = await server.call('keyboard', { action: 'type', text: 'hello gtk4' });
+    expect(k.isError, k.text.join('\n')).toBe(false);
+    expect(k.text[0]).toMatch(/\(verified\)/);
+    // no menu bar: the primary (hamburger) menu's popover, opened and walked; the answer names the path taken
+    const m = await server.call('menu', { path: 'Main Menu > Save As' });
+    expect(m.isError, m.text.join('\n')).toBe(false);
+    expect(m.text[0]).toMatch(/activated menu Menu > Save As/);
+    const file = join(out, 'gte.txt');
+    const f = await server.call('file_dialog', { path: file });
+    expect(f.isError, f.text.join('\n')).toBe(false);
+    await waitFor(() => existsSync(file) && readFileSync(file, 'utf8').length > 0, scaledMs(5000), 'the saved file');
+    expect(readFileSync(file, 'utf8')).toBe('hello gtk4\n'); // the editor ends the file with one newline
+    expect(alive(pid), 'gnome-text-editor survived menu and dialog').toBe(true);
+  }, 90000);
 });

@@ -512,7 +512,8 @@ export class AtspiAccessibility implements Accessibility {
       }
     }
     // open menus are popup surfaces of their own: their items are placed by the popup's origin
-    const popups = tree ? await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => placePopupItems(tree.root, this.ops, d)) : undefined;
+    const unplaced = new Set<RawNode>();
+    const popups = tree ? await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => placePopupItems(tree.root, this.ops, d, unplaced)) : undefined;
     if (!tree) {
       return { result: { status: 'no_tree', reason: `${appLabel} closed its window '${frame.name}' while it was being read. ${FALLBACK_HINT}` } };
     }
@@ -538,6 +539,7 @@ export class AtspiAccessibility implements Accessibility {
       windowHeight: window.height,
       offscreen: opts.offscreen,
       popups,
+      unplaced,
     });
     const result: A11yReadResult = { status: 'ok', app: appLabel, windowName: tree.root.name, elements, truncated: tree.truncated, nodes: tree.nodes };
     return { result, kept: ticket && ticket.app === app.ref.bus ? { ticket, frame: frame.ref } : undefined };
@@ -632,10 +634,15 @@ export class AtspiAccessibility implements Accessibility {
     const mine = apps.filter((a) => a.pid === pid);
     for (const app of mine) {
       const hit = await withDeadline(this.timeoutMs, `the application with pid ${pid}`, signal, async (d) => {
+        // GTK 4 sets `showing` on its windows only: below them, `visible` stands for it (as in collectElements)
+        let showingBelow = false;
         const tree = await this.reader.readTree(app.ref, d, {
           maxNodes: this.maxNodes,
           details: false,
-          descend: (n) => n.depth === 0 || n.states.includes('showing'),
+          descend: (n) => {
+            if (n.depth >= 2 && n.states.includes('showing')) showingBelow = true;
+            return n.depth <= 1 ? n.depth === 0 || n.states.includes('showing') : n.states.includes('showing') || (!showingBelow && n.states.includes('visible'));
+          },
           stopAt: (n) => n.states.includes('focused') && n.interfaces.includes('Text'),
         });
         if (!tree?.stoppedAt) return null;

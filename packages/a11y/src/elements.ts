@@ -74,6 +74,8 @@ export interface ElementFilter {
   offscreen?: boolean;
   /** Objects in a popup surface (placed by placePopupItems): kept even outside the window's box. */
   popups?: ReadonlySet<RawNode>;
+  /** Popup objects whose extents are not where they show (placePopupItems): marked unplaced. */
+  unplaced?: ReadonlySet<RawNode>;
 }
 
 function hasClickAction(node: RawNode): boolean {
@@ -246,6 +248,7 @@ export function collectElements(root: RawNode, filter: ElementFilter): A11yEleme
       const el = toElement(node, showing);
       if (up >= 0) el.parent = up;
       if (filter.popups?.has(node) === true) el.popup = true;
+      if (filter.unplaced?.has(node) === true) el.unplaced = true;
       if (hidden.has(node)) el.offscreen = true;
       out.push(el);
     }

@@ -5,7 +5,7 @@ import { HypruseError, NotFoundError, Tokens, UsageError, backgroundRefusal, def
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, snapshot } from './common/desktop.js';
 import { openedShape } from './common/opened.js';
-import { matchNames } from './common/match.js';
+import { matchNames, normalizeRole } from './common/match.js';
 import { ACTIVATE_ACTIONS, activateElement } from './common/activate.js';
 import { sleep } from './common/pointer.js';
 import { readUi, uiLine, type UiItem, type UiRead } from './common/ui-read.js';
@@ -21,7 +21,9 @@ const DEFAULT_BUTTONS = ['Save', 'Open', 'Select', 'OK', 'Choose', 'Export', 'Im
 /** Buttons of an overwrite confirmation. */
 const REPLACE_BUTTONS = ['Replace', 'Overwrite', 'Yes'];
 
+/** Roles of a file-name field, normalized (GTK 4 names its entry's role "text box", its buttons' "button"). */
 const TEXT_ROLES = new Set(['text', 'entry']);
+const isText = (i: UiItem) => TEXT_ROLES.has(normalizeRole(i.role));
 
 const fileDialogOutput = z.strictObject({
   path: z.string(),
@@ -60,20 +62,20 @@ const APPEAR_MS = 4000;
 
 /** The file-name field: the focused or first editable single-line text field of the dialog (a document's text area is none). */
 function nameField(r: UiRead): UiItem | undefined {
-  const fields = r.items.filter((i) => TEXT_ROLES.has(i.role) && !i.password && i.clickable && !i.states.includes('multi-line'));
+  const fields = r.items.filter((i) => isText(i) && !i.password && i.clickable && !i.states.includes('multi-line'));
   return fields.find((i) => i.focused) ?? fields[0];
 }
 
 /** Whether a window reads as an Open/Save dialog: a default button and no document text area (an editor's main window has an Open button too). */
 function looksLikeDialog(r: UiRead): boolean {
-  if (r.items.some((i) => TEXT_ROLES.has(i.role) && i.states.includes('multi-line') && i.states.includes('editable'))) return false;
+  if (r.items.some((i) => isText(i) && i.states.includes('multi-line') && i.states.includes('editable'))) return false;
   return Boolean(button(r, DEFAULT_BUTTONS) || nameField(r));
 }
 
 const sameRef = (a: UiItem['ref'], b: UiItem['ref']) => a.bus === b.bus && a.path === b.path;
 
 function button(r: UiRead, names: readonly string[]): UiItem | undefined {
-  const buttons = r.items.filter((i) => i.role === 'push button');
+  const buttons = r.items.filter((i) => normalizeRole(i.role) === 'button');
   for (const n of names) {
     const { pool, kind } = matchNames(buttons, n);
     if (kind === 'exact' && pool.length) return pool[0];

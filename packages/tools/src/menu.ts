@@ -5,10 +5,12 @@ import { compositorOf } from './common/desktop.js';
 import { openedShape, openedSince, watchOpened, type Opened } from './common/opened.js';
 import { sleep } from './common/pointer.js';
 import { readUi, type UiItem, type UiRead } from './common/ui-read.js';
+import { normalizeRole } from './common/match.js';
+import { ACTIVATE_ACTIONS, activateElement } from './common/activate.js';
 
 /** GTK 3's MENU_SHELL_TIMEOUT (500 ms) and a margin: see the wait before a submenu's item is clicked. */
 const MENU_RELEASE_GUARD_MS = 550;
-const MENU_ROLES = new Set(['menu', 'menu item', 'check menu item', 'radio menu item', 'tearoff menu item', 'popup menu']);
+const MENU_ROLES = new Set(['menu', 'menu item', 'check menu item', 'radio menu item', 'tearoff menu item', 'popup menu'].map(normalizeRole));
 
 /** How long each submenu may take to appear (scaled by the time policy). */
 const SUBMENU_MS = 3000;
@@ -70,7 +72,7 @@ const input = z
 type Args = z.output<typeof input>;
 
 function menuItems(items: UiItem[], popupOnly: boolean): UiItem[] {
-  return items.filter((i) => MENU_ROLES.has(i.role) && (!popupOnly || i.popup));
+  return items.filter((i) => MENU_ROLES.has(normalizeRole(i.role)) && (!popupOnly || i.popup));
 }
 
 /**
@@ -80,7 +82,10 @@ function menuItems(items: UiItem[], popupOnly: boolean): UiItem[] {
  * call, so an item that opens a modal dialog (Save As…) blocks every later
  * accessibility request until that dialog closes.
  */
-async function activate(ctx: ToolContext, args: Args, window: string, item: UiItem): Promise<'pointer'> {
+async function activate(ctx: ToolContext, args: Args, window: string, item: UiItem): Promise<'atspi' | 'pointer'> {
+  // a popover item whose box is not where it shows (GTK 4): its own click action (GTK 4 opens no
+  // blocking dialog inside the call)
+  if (item.unplaced) return activateElement(ctx, { ref: item.ref, x: item.x, y: item.y, window }, ACTIVATE_ACTIONS, args);
   await compositorOf(ctx).focusWindow(window);
   await ctx.invoke('pointer', { action: 'click', x: item.x, y: item.y, allow_auth: args.allow_auth, confirm: args.confirm });
   return 'pointer';
@@ -105,6 +110,35 @@ function startItems(r: UiRead, label?: string): UiItem[] {
   return menuItems(r.items, false);
 }
 
+/** Buttons that open a menu (a popover, an app's primary "hamburger" menu) where there is no menu bar. */
+const OPENER_ROLES = new Set(['push button', 'toggle button', 'menu button'].map(normalizeRole));
+/** What people call an app's primary menu, and the names its button carries (libadwaita's is "Main Menu", gnome-text-editor 43's "Menu"). */
+const PRIMARY_MENU = new Set(['main menu', 'primary menu', 'application menu', 'app menu', 'hamburger menu', 'open menu', 'menu']);
+
+function openers(r: UiRead): UiItem[] {
+  return r.items.filter((i) => OPENER_ROLES.has(normalizeRole(i.role)) && !i.popup && i.clickable);
+}
+
+/** The button of the primary menu (named like one, or expandable with no other name), or undefined. */
+function primaryButton(r: UiRead): UiItem | undefined {
+  return openers(r).find((i) => PRIMARY_MENU.has(menuLabel(i.name)));
+}
+
+/**
+ * Where a path starts when no menu bar or open menu holds its first label: a button of that name
+ * that opens a menu (a popover), the primary menu's button when the label names it ("Main Menu"),
+ * or, in a window without a menu bar, the primary menu itself as the first level the path did not
+ * name (`menu "Save As"` in gnome-text-editor goes through "Menu > Save As…").
+ */
+function openerFor(r: UiRead, label: string): { item: UiItem; implicit: boolean } | undefined {
+  const named = matchMenuItem(openers(r), label)[0];
+  if (named) return { item: named, implicit: false };
+  const primary = primaryButton(r);
+  if (primary && PRIMARY_MENU.has(menuLabel(label))) return { item: primary, implicit: false };
+  if (primary && menuItems(r.items, false).length === 0) return { item: primary, implicit: true };
+  return undefined;
+}
+
 function listing(items: UiItem[]): string {
   return items.map((i) => `"${i.name}"`).join(', ') || '(none)';
 }
@@ -122,7 +156,7 @@ export const menuTool = defineTool({
   async intent(args, ctx) {
     const labels = menuPath(args.path);
     const r = await firstRead(ctx, args);
-    const start = matchMenuItem(startItems(r, labels[0]), labels[0])[0];
+    const start = matchMenuItem(startItems(r, labels[0]), labels[0])[0] ?? openerFor(r, labels[0])?.item;
     return {
       summary: `menu ${labels.join(' > ')} in ${r.window.class}`,
       input: 'pointer',
@@ -140,7 +174,11 @@ export const menuTool = defineTool({
     const watch = await watchOpened(ctx, window);
     let opened = 0;
     try {
+      const taken: string[] = [];
       let items = startItems(first, labels[0]);
+      // no menu bar or open menu holds the first label: a button that opens a popover menu
+      const opener = matchMenuItem(items, labels[0]).length ? undefined : openerFor(first, labels[0]);
+      if (opener?.implicit) labels.unshift(opener.item.name);
       const popup = menuItems(first.items, true);
       let via: 'atspi' | 'pointer' = 'pointer';
       const key = (i: UiItem) => `${i.role}|${i.name}|${i.x},${i.y}`;
@@ -149,19 +187,21 @@ export const menuTool = defineTool({
       let openedAt: number | null = null;
       for (let level = 0; level < labels.length; level++) {
         const label = labels[level];
-        const hits = matchMenuItem(items, label);
+        const hits = level === 0 && opener ? [opener.item] : matchMenuItem(items, label);
         if (!hits.length) {
           throw new NotFoundError('not_found.menu', `no menu item '${label}'${level ? ` under '${labels.slice(0, level).join(' > ')}'` : ''} in ${first.window.class}; the items are ${listing(items)}`, {
             hint: level ? 'give the label as the menu shows it' : 'the first label is a menu-bar entry (or an item of an open popup menu); call ui to see them',
           });
         }
         const item = hits[0];
+        // the path as taken: the labels the app shows (an alias like "Main Menu" becomes the button's own name)
+        taken.push(item.name.replace(/\t.*$/s, '').replace(/\s{2,}\S.*$/s, '').trim() || label);
         const known = new Set(shown.map(key));
         // A GTK 3 menu takes a button release within MENU_SHELL_TIMEOUT (500 ms, on the input events'
         // own clock) of its popping up for the end of the click that opened it, and ignores it: an
         // item clicked sooner stays unactivated with its menu open. Wait out that window (real
         // milliseconds, as the event timestamps are; not scaled by the machine's speed).
-        if (openedAt !== null) {
+        if (openedAt !== null && !item.unplaced) {
           const wait = openedAt + MENU_RELEASE_GUARD_MS - Date.now();
           if (wait > 0) await sleep(wait, ctx.signal);
         }
@@ -171,11 +211,11 @@ export const menuTool = defineTool({
         openedAt = Date.now();
         if (level === labels.length - 1) {
           const o: Opened | null = await openedSince(ctx, watch, { waitMs: DIALOG_MS, menus: true });
-          const res = result(`activated menu ${labels.join(' > ')} (${item.role} '${item.name}') in ${first.window.class}`);
+          const res = result(`activated menu ${taken.join(' > ')} (${item.role} '${item.name}') in ${first.window.class}${opener ? ` (opened by its button '${opener.item.name}', ${opener.implicit ? 'the primary menu, which the path did not name' : 'no menu bar'})` : ''}`);
           if (o) for (const line of o.lines) res.text(line);
           opened = 0;
           return res
-            .data({ path: labels, window, activated: { role: item.role, name: item.name, x: item.x, y: item.y }, via, ...(o ? { opened: o.data } : {}) })
+            .data({ path: taken, window, activated: { role: item.role, name: item.name, x: item.x, y: item.y }, via, ...(o ? { opened: o.data } : {}) })
             .observe(window)
             .build();
         }

@@ -33,6 +33,12 @@ export interface A11yElement {
   offscreen?: boolean;
   /** In a popup surface (an open menu): `extents` are already relative to the main window's surface, and may lie outside it. */
   popup?: boolean;
+  /**
+   * In a popup the toolkit places without knowing where the compositor put it (GTK 4's popovers
+   * report where they asked to be, not where a too-narrow output slid them): `extents` may not be
+   * where it shows, so it is activated over AT-SPI, not pointed at.
+   */
+  unplaced?: boolean;
 }
 
 /** One option of a selection container (combo box, list, tab list), as `selectOption` numbers them. */

@@ -28,6 +28,8 @@ export interface UiItem {
   offscreen?: boolean;
   /** internal: in an open menu's popup surface */
   popup?: boolean;
+  /** internal: in a popup whose extents are not where it shows (A11yElement.unplaced): activated over AT-SPI */
+  unplaced?: boolean;
   /** internal: handle for refresh */
   ref: A11yElement['ref'];
   extents: A11yElement['extents'];
@@ -127,6 +129,7 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
     if (el.checked !== undefined) item.checked = el.checked;
     if (el.focused) item.focused = true;
     if (el.popup) item.popup = true;
+    if (el.unplaced) item.unplaced = true;
     if (el.offscreen) item.offscreen = true;
     if (up) item.up = up;
     kept[kept.length - 1] = item;
@@ -154,7 +157,7 @@ export function uiLine(i: UiItem, n?: number): string {
 }
 
 export function uiJson(i: UiItem): Record<string, unknown> {
-  const { ref: _ref, extents: _e, depth: _d, up: _u, actionable: _a, states: _s, popup: _p, offscreen: _o, id, parent, labelledBy, ...rest } = i;
+  const { ref: _ref, extents: _e, depth: _d, up: _u, actionable: _a, states: _s, popup: _p, unplaced: _un, offscreen: _o, id, parent, labelledBy, ...rest } = i;
   return { ...(id ? { id } : {}), ...(parent ? { parent } : {}), ...(labelledBy ? { labelled_by: labelledBy } : {}), ...rest };
 }
 
