@@ -4,7 +4,8 @@
 // per line on a Unix socket named by $EXAMPLEWM_SOCKET, answered by one JSON
 // line: {"cmd":"version"} -> {"ok":true,"version":"1.0"}, {"cmd":"desktop"}
 // -> {"ok":true,"desktop":{...}} in hypruse's Desktop shape, {"cmd":"focus",
-// "address":"..."} and {"cmd":"workspace","name":"..."} -> {"ok":true}.
+// "address":"..."} and {"cmd":"workspace","name":"..."} -> {"ok":true}; a
+// refusal is {"ok":false,"error":"...","missing":"window"} when the window is gone.
 // Everything examplewm cannot do is left out of `capabilities`, so hypruse
 // answers those calls with a typed "not supported on examplewm" error.
 //
@@ -12,12 +13,26 @@
 import { connect } from 'node:net';
 import {
   definePlugin, HypruseError, PLUGIN_API_VERSION, Tokens, UnsupportedError,
-  type Compositor, type CompositorFactory, type Desktop,
+  type Compositor, type CompositorFactory, type CompositorManifest, type Desktop,
 } from 'hypruse';
 
 type Capability = Compositor['capabilities'] extends ReadonlySet<infer C> ? C : never;
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(['focus', 'workspace']);
 const TIMEOUT_MS = 2000;
+/** Window addresses are `w` and a number; workspace names are plain words (checked before anything is sent). */
+const ADDRESS = /^w[0-9]+$/;
+const WORKSPACE = /^[A-Za-z0-9 ._-]{1,64}$/;
+
+/** What the rest of hypruse knows of examplewm: how it is found, what it can do, how its bindings are written. */
+const MANIFEST: CompositorManifest = {
+  id: 'examplewm',
+  displayName: 'examplewm',
+  envVars: ['EXAMPLEWM_SOCKET'],
+  sockets: 'none found by discovery: EXAMPLEWM_SOCKET names it',
+  capabilities: [...CAPABILITIES],
+  bindingSyntax: 'bind Super+Return spawn foot (in ~/.config/examplewm/config)',
+  addressExample: 'w1',
+};
 
 /** One request, one answer line; bounded by a timeout, never hangs. */
 function request(socket: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -41,6 +56,7 @@ function request(socket: string, body: Record<string, unknown>): Promise<Record<
       clearTimeout(timer);
       conn.end();
       const reply = JSON.parse(buf.slice(0, nl)) as Record<string, unknown>;
+      if (reply.missing === 'window') return reject(new HypruseError('not_found.window', `examplewm: ${String(reply.error)}`, { hint: 'list the windows with desktop' }));
       if (reply.ok !== true) return reject(new HypruseError('error.compositor', `examplewm refused ${String(body.cmd)}: ${String(reply.error)}`));
       resolve(reply);
     });
@@ -67,9 +83,11 @@ class ExampleCompositor implements Compositor {
     return (await request(this.socket, { cmd: 'desktop' })).desktop as Desktop;
   }
   async focusWindow(address: string) {
+    if (!ADDRESS.test(address)) throw new HypruseError('usage.address', `"${address}" is not an examplewm window address (w and a number, e.g. w1)`);
     await request(this.socket, { cmd: 'focus', address });
   }
   async switchWorkspace(name: string) {
+    if (!WORKSPACE.test(name)) throw new HypruseError('usage.workspace', `${JSON.stringify(name)} is not a workspace name examplewm accepts (letters, digits, space, . _ -; at most 64)`);
     await request(this.socket, { cmd: 'workspace', name });
   }
   subscribe = async () => this.unsupported('events');
@@ -91,6 +109,7 @@ class ExampleCompositor implements Compositor {
 /** Detection is cheap and never throws: it says why not, in one line. */
 const factory: CompositorFactory = {
   id: 'examplewm',
+  manifest: MANIFEST,
   detect({ env }) {
     return env.EXAMPLEWM_SOCKET ? { ok: true, detail: `examplewm IPC at ${env.EXAMPLEWM_SOCKET}` } : { ok: false, reason: 'EXAMPLEWM_SOCKET is not set' };
   },

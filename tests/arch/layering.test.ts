@@ -31,8 +31,8 @@ const src = (pkg: string) => files(join(root, 'packages', pkg, 'src'));
  * that is not in this table fails the first test, so a new one cannot escape
  * the rules below. `compositor-*` packages are compositor plugins.
  */
-type Role = 'core' | 'backend' | 'compositor' | 'tools' | 'trust' | 'distribution';
-const ROLES: Record<string, Role> = { core: 'core', wayland: 'backend', a11y: 'backend', tools: 'tools', trust: 'trust', hypruse: 'distribution' };
+type Role = 'core' | 'backend' | 'compositor' | 'tools' | 'trust' | 'contract' | 'distribution';
+const ROLES: Record<string, Role> = { core: 'core', wayland: 'backend', a11y: 'backend', tools: 'tools', trust: 'trust', 'contract-kit': 'contract', hypruse: 'distribution' };
 const PACKAGES = readdirSync(join(root, 'packages')).filter((n) => statSync(join(root, 'packages', n)).isDirectory());
 const roleOf = (pkg: string): Role | undefined => ROLES[pkg] ?? (pkg.startsWith('compositor-') ? 'compositor' : undefined);
 const withRole = (...roles: Role[]) => PACKAGES.filter((p) => roles.includes(roleOf(p)!));
@@ -79,6 +79,14 @@ describe('architecture rules', () => {
       .filter(({ p, f }) => importsOf(f).some((i) => plugins.includes(i) && i !== `@hypruse/${p}`))
       .map(({ f }) => relative(root, f));
     expect(bad).toEqual([]);
+  });
+
+  it('the contract kit imports only core among our packages (a third-party plugin runs it against its own factory), and no test runner at run time', () => {
+    for (const f of withRole('contract').flatMap(src)) {
+      const ours = importsOf(f).filter((i) => i.startsWith('@hypruse/') || i === 'hypruse');
+      expect(ours.filter((i) => i !== '@hypruse/core'), relative(root, f)).toEqual([]);
+      expect(/^import (?!type )[^;]*from ['"]vitest['"]/m.test(readFileSync(f, 'utf8')), `${relative(root, f)} imports vitest at run time`).toBe(false);
+    }
   });
 
   it('core imports no other package of ours', () => {

@@ -36,7 +36,8 @@ function toolNames(): Map<string, string> {
 
 /** Fenced code blocks and inline code spans of a markdown text (prose is not checked). */
 function codeOf(md: string): string[] {
-  const blocks = [...md.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].map((m) => m[1]);
+  // a block shown as a file (```ts file=name) is a program's source, checked by its own tests
+  const blocks = [...md.matchAll(/^```([^\n]*)\n([\s\S]*?)^```/gm)].filter((m) => !/\bfile=/.test(m[1])).map((m) => m[2]);
   const prose = md.replace(/^```[^\n]*\n[\s\S]*?^```/gm, '');
   const spans = [...prose.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]);
   return [...blocks, ...spans];
@@ -127,5 +128,15 @@ describe('docs/examples/example-compositor.ts (the worked plugin example of docs
     } finally {
       await new Promise((r) => server.close(r));
     }
+  });
+});
+
+describe('docs/plugins.md walk-through', () => {
+  it("its files are docs/examples' files, word for word", async () => {
+    const { readFileSync } = await import('node:fs');
+    const doc = readFileSync(join(root, 'docs/plugins.md'), 'utf8');
+    const files = [...doc.matchAll(/^```[a-z]+ file=(\S+)\n([\s\S]*?)^```$/gm)];
+    expect(files.length).toBe(3);
+    for (const [, name, text] of files) expect(text, name).toBe(readFileSync(join(root, 'docs/examples', name), 'utf8'));
   });
 });

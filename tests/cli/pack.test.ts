@@ -4,13 +4,14 @@
 // and a third-party compositor plugin (docs/examples) resolving `hypruse`
 // from that install.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scaledMs } from '@hypruse/core';
 import { ALL_TOOLS } from '@hypruse/tools';
+import { REQUIREMENTS } from '@hypruse/contract-kit';
 
 const root = join(import.meta.dirname, '../..');
 const pkgDir = join(root, 'packages/hypruse');
@@ -153,5 +154,26 @@ describe('the npm package', () => {
       await new Promise((r) => server.close(r));
     }
   });
+
+  it('docs/plugins.md, followed word for word: its files, the installed package and `npx vitest run` pass the contract suite', async () => {
+    // step 1 (npm install hypruse vitest): hypruse is the tarball installed above, vitest the workspace's (no network)
+    const doc = readFileSync(join(root, 'docs/plugins.md'), 'utf8');
+    const files = [...doc.matchAll(/^```[a-z]+ file=(\S+)\n([\s\S]*?)^```$/gm)].map((m) => [m[1], m[2]] as const);
+    expect(files.map(([f]) => f).sort()).toEqual(['example-compositor.ts', 'examplewm-server.mjs', 'examplewm.contract.test.ts']);
+    const steps = [...doc.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1].trim());
+    expect(steps.at(-1)).toBe('npx vitest run');
+    const dir = join(app, 'examplewm-plugin');
+    mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'examplewm-plugin', private: true, type: 'module' }));
+    symlinkSync(join(app, 'node_modules/hypruse'), join(dir, 'node_modules/hypruse'));
+    symlinkSync(join(root, 'node_modules/vitest'), join(dir, 'node_modules/vitest'));
+    symlinkSync('../vitest/vitest.mjs', join(dir, 'node_modules/.bin/vitest'));
+    for (const [name, text] of files) writeFileSync(join(dir, name), text);
+    const [cmd, ...args] = steps.at(-1)!.split(' ');
+    const r = sh(cmd, [...args, '--no-color'], { cwd: dir, env: { ...bareEnv(), CI: '' }, timeout: scaledMs(120_000) });
+    const n = REQUIREMENTS.length + 1;
+    expect(r.code, `${r.out}\n${r.err}`).toBe(0);
+    expect(r.out).toMatch(new RegExp(`Tests\\s+${n} passed \\(${n}\\)`));
+  }, 240_000);
 });
 

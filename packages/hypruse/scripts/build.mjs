@@ -2,7 +2,7 @@
 // external) into packages/hypruse/dist with code splitting, so heavy modules
 // (MCP SDK, sharp, dbus-next) load only on the paths that need them.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,7 +33,7 @@ const zodEnglishOnly = {
 const t0 = Date.now();
 rmSync(join(pkgDir, 'dist'), { recursive: true, force: true });
 await build({
-  entryPoints: { bin: join(pkgDir, 'src/bin.ts'), index: join(pkgDir, 'src/index.ts'), config: join(pkgDir, 'src/config.ts') },
+  entryPoints: { bin: join(pkgDir, 'src/bin.ts'), index: join(pkgDir, 'src/index.ts'), config: join(pkgDir, 'src/config.ts'), contract: join(pkgDir, 'src/contract.ts'), reflect: 'reflect-metadata' },
   outdir: join(pkgDir, 'dist'),
   bundle: true,
   splitting: true,
@@ -51,4 +51,13 @@ await build({
   define: { __HYPRUSE_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: "import { createRequire as __hypruseCreateRequire } from 'node:module'; const require = __hypruseCreateRequire(import.meta.url);" },
 });
+// The library entries (a plugin's `import 'hypruse'`, a plugin test's `hypruse/contract`) load the
+// decorator metadata polyfill before any chunk that needs it: chunk imports are not ordered by source.
+// On the banner's line, so the source maps' lines stay right.
+for (const entry of ['index.js', 'contract.js']) {
+  const file = join(pkgDir, 'dist', entry);
+  const text = readFileSync(file, 'utf8');
+  const nl = text.indexOf('\n');
+  writeFileSync(file, `${text.slice(0, nl)} import './reflect.js';${text.slice(nl)}`);
+}
 console.error(`hypruse: built packages/hypruse/dist in ${Date.now() - t0} ms`);

@@ -10,7 +10,7 @@ export type { Command } from './commands/types.js';
 export {
   definePlugin, defineTool, result, Tokens, PLUGIN_API_VERSION, HypruseError, UsageError, NotFoundError, TrustError, UnsupportedError, TRUST_ORDER,
 } from '@hypruse/core';
-export type { HyprusePlugin, ToolDefinition, TrustLayer, Compositor, CompositorFactory, Desktop, Window } from '@hypruse/core';
+export type { HyprusePlugin, ToolDefinition, TrustLayer, Compositor, CompositorFactory, CompositorManifest, Desktop, Window } from '@hypruse/core';
 // The compositor kit (docs/plugins.md): what every compositor plugin shares.
 export {
   unixRequest, connectUnix, LineSplitter, REQUEST_TIMEOUT_MS, CONNECT_TIMEOUT_MS, MAX_REPLY_BYTES, EventHub, RECONNECT_DELAYS_MS, isSocket, liveSockets, waylandDisplay,

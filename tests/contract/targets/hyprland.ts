@@ -6,8 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { HyprlandCompositorFactory } from '@hypruse/compositor-hyprland';
-import { slowLaunchCommand } from '../support/slow-launch.js';
-import type { ContractEnv, ContractTarget } from '../target.js';
+import { slowLaunchCommand } from '@hypruse/contract-kit';
+import type { ContractEnv, ContractTarget } from '@hypruse/contract-kit';
 import { FAKE_APP, HyprlandSimulator } from '../../simulators/hyprland/index.js';
 
 const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -23,7 +23,8 @@ export const target: ContractTarget = {
     const version = (process.env.HYPRUSE_CONTRACT_HYPRLAND_VERSION ?? '0.56') as '0.50' | '0.54' | '0.56' | 'main';
     const provider = process.env.HYPRUSE_CONTRACT_HYPRLAND_CONFIG === 'hyprlang' ? 'hyprlang' : 'lua';
     const sim = await new HyprlandSimulator({ version, configProvider: provider, processes: 'spawn' }).start();
-    const compositor = await new HyprlandCompositorFactory().create({ env: { ...sim.env }, runtimeDir: sim.runtimeDir });
+    const factory = new HyprlandCompositorFactory();
+    const compositor = await factory.create({ env: { ...sim.env }, runtimeDir: sim.runtimeDir });
     const children = new Set<ChildProcess>();
 
     async function spawnWindow(opts: { title?: string; appId?: string; workspace?: string; lateTitle?: string }): Promise<{ pid: number; address: string }> {
@@ -47,6 +48,7 @@ export const target: ContractTarget = {
 
     return {
       compositor,
+      factory,
       spawnWindow,
       launchCommand: `${shq(process.execPath)} ${shq(FAKE_APP)} --title 'contract launch' --class hypruse.launch --delay 50`,
       slowLaunchCommand: slowLaunchCommand(`exec ${shq(process.execPath)} ${shq(FAKE_APP)} --class "$APP" --title "$TITLE"`),

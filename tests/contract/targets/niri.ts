@@ -6,8 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NiriCompositorFactory, resolveWorkspace, type NiriCompositor } from '@hypruse/compositor-niri';
-import { slowLaunchCommand } from '../support/slow-launch.js';
-import type { ContractEnv, ContractTarget } from '../target.js';
+import { slowLaunchCommand } from '@hypruse/contract-kit';
+import type { ContractEnv, ContractTarget } from '@hypruse/contract-kit';
 import { NiriSimulator } from '../../simulators/niri/niri-simulator.js';
 
 const FAKE_CLIENT = fileURLToPath(new URL('../../simulators/niri/fake-client.mjs', import.meta.url));
@@ -22,7 +22,8 @@ export const target: ContractTarget = {
 
   async start(): Promise<ContractEnv> {
     const sim = await NiriSimulator.start();
-    const compositor = new NiriCompositorFactory().create({ env: sim.env, runtimeDir: sim.dir }) as NiriCompositor;
+    const factory = new NiriCompositorFactory();
+    const compositor = factory.create({ env: sim.env, runtimeDir: sim.dir }) as NiriCompositor;
     const children = new Set<ChildProcess>();
 
     async function spawnWindow(opts: { title?: string; appId?: string; workspace?: string; lateTitle?: string }): Promise<{ pid: number; address: string }> {
@@ -55,6 +56,7 @@ export const target: ContractTarget = {
 
     return {
       compositor,
+      factory,
       spawnWindow,
       launchCommand: `${shq(process.execPath)} ${shq(FAKE_CLIENT)} --title 'contract launch' --app-id hypruse.launch --delay-ms 50`,
       slowLaunchCommand: slowLaunchCommand(`exec ${shq(process.execPath)} ${shq(FAKE_CLIENT)} --app-id "$APP" --title "$TITLE"`),

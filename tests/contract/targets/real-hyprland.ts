@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, symlinkSync, mkdirSync, existsSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HyprlandCompositorFactory } from '@hypruse/compositor-hyprland';
-import type { ContractEnv, ContractTarget } from '../target.js';
+import type { ContractEnv, ContractTarget } from '@hypruse/contract-kit';
 import { realContractEnv } from '../../real/support/contract-env.js';
 import { UnixProxy } from '../../real/support/socket-proxy.js';
 import { realCompositor } from '../../real/support/session.js';
@@ -35,11 +35,12 @@ export const target: ContractTarget = {
     symlinkSync(join(real, '.socket.sock'), join(dir, '.socket.sock'));
     if (existsSync(join(real, 'hyprland.lock'))) symlinkSync(join(real, 'hyprland.lock'), join(dir, 'hyprland.lock'));
     const proxy = await new UnixProxy(join(real, '.socket2.sock'), join(dir, '.socket2.sock')).listen();
-    const compositor = await new HyprlandCompositorFactory().create({
+    const factory = new HyprlandCompositorFactory();
+    const compositor = await factory.create({
       env: { HYPRLAND_INSTANCE_SIGNATURE: sig, XDG_RUNTIME_DIR: fakeRun, WAYLAND_DISPLAY: process.env.WAYLAND_DISPLAY ?? '' },
       runtimeDir: fakeRun,
     });
-    return realContractEnv('hyprland', compositor, {
+    return realContractEnv('hyprland', factory, compositor, {
       spareWorkspace: '3',
       dropEvents: async () => {
         if (proxy.drop() === 0) throw new Error('real Hyprland target: there was no event connection to drop');

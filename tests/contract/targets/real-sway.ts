@@ -5,7 +5,7 @@
 // (support/sway-proxy.ts) so the suite can drop the event connection.
 import { existsSync } from 'node:fs';
 import { SwayCompositorFactory, type SwayCompositor } from '@hypruse/compositor-sway';
-import type { ContractEnv, ContractTarget } from '../target.js';
+import type { ContractEnv, ContractTarget } from '@hypruse/contract-kit';
 import { SwayProxy } from '../support/sway-proxy.js';
 import { realContractEnv } from '../../real/support/contract-env.js';
 import { realCompositor } from '../../real/support/session.js';
@@ -22,11 +22,12 @@ export const target: ContractTarget = {
 
   async start(): Promise<ContractEnv> {
     const proxy = await new SwayProxy(process.env.SWAYSOCK!).listen();
-    const compositor = (await new SwayCompositorFactory().create({
+    const factory = new SwayCompositorFactory();
+    const compositor = (await factory.create({
       env: { SWAYSOCK: proxy.socketPath, WAYLAND_DISPLAY: process.env.WAYLAND_DISPLAY ?? '', XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? '' },
       runtimeDir: process.env.XDG_RUNTIME_DIR ?? null,
     })) as SwayCompositor;
-    return realContractEnv('sway', compositor, {
+    return realContractEnv('sway', factory, compositor, {
       spareWorkspace: 'hypruse-contract',
       dropEvents: async () => {
         if (proxy.dropEventConnections() === 0) throw new Error('real sway target: there was no event connection to drop');

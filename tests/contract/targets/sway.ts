@@ -5,8 +5,8 @@
 // harness's `foot` fixture, run as the desktop user.
 import { SwayCompositorFactory, type SwayCompositor } from '@hypruse/compositor-sway';
 import { desktopState, killFixture, launchFixture } from '../../support/desktop.js';
-import { slowLaunchCommand } from '../support/slow-launch.js';
-import type { ContractEnv, ContractTarget } from '../target.js';
+import { slowLaunchCommand } from '@hypruse/contract-kit';
+import type { ContractEnv, ContractTarget } from '@hypruse/contract-kit';
 import { SwayProxy } from '../support/sway-proxy.js';
 
 export const target: ContractTarget = {
@@ -21,7 +21,8 @@ export const target: ContractTarget = {
     const state = desktopState();
     if (!state) throw new Error('sway target: no test desktop is running (npm run desktop -- start)');
     const proxy = await new SwayProxy(state.swaysock).listen();
-    const compositor = (await new SwayCompositorFactory().create({
+    const factory = new SwayCompositorFactory();
+    const compositor = (await factory.create({
       env: { SWAYSOCK: proxy.socketPath, WAYLAND_DISPLAY: state.waylandDisplay, XDG_RUNTIME_DIR: state.runtimeDir },
       runtimeDir: state.runtimeDir,
     })) as SwayCompositor;
@@ -30,6 +31,7 @@ export const target: ContractTarget = {
 
     return {
       compositor,
+      factory,
       async spawnWindow(opts) {
         const args = ['-a', opts.appId ?? 'hypruse.contract', '-T', opts.title ?? `contract window ${++n}`];
         // the terminal names its window from the program inside (OSC 2), like an app titling its window late

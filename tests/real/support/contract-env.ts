@@ -7,13 +7,14 @@ import { constants, mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Compositor } from '@hypruse/core';
-import { slowLaunchCommand } from '../../contract/support/slow-launch.js';
-import type { ContractEnv } from '../../contract/target.js';
+import type { Compositor, CompositorFactory } from '@hypruse/core';
+import { slowLaunchCommand } from '@hypruse/contract-kit';
+import type { ContractEnv } from '@hypruse/contract-kit';
 import { moveWindowIndependently, scaled, startApp, until, windowOfPid, type RealCompositor } from './session.js';
 
 export function realContractEnv(
   c: RealCompositor,
+  factory: CompositorFactory,
   compositor: Compositor,
   opts: { spareWorkspace: string; dropEvents: () => Promise<void>; cleanup: () => Promise<void> },
 ): ContractEnv {
@@ -21,6 +22,7 @@ export function realContractEnv(
   const where = c === 'hyprland' ? 'hyprctl clients' : "sway's tree";
   return {
     compositor,
+    factory,
     // no layer-shell client in the guest: C-LAYERS checks the kinds of what the session lists
     openLayer: null,
     async spawnWindow(o) {

@@ -21,6 +21,7 @@ const R = (id: string, capability: CompositorCapability | null, description: str
 });
 
 export const REQUIREMENTS = [
+  R('C-MANIFEST', null, "the factory declares a manifest: the compositor's id and display name, its socket variables, a binding syntax, and every capability the compositor declares"),
   R('C-VERSION', null, 'version() names the compositor and its version'),
   R('C-UNSUPPORTED-REASON', null, 'every capability not declared has a one-line reason from unsupportedReason()'),
   R('C-SNAPSHOT-MONITORS', null, 'snapshot() lists monitors with logical geometry, scale > 0, exactly one focused, and an active workspace that exists'),

@@ -1,8 +1,10 @@
-import type { Compositor } from '@hypruse/core';
+import type { Compositor, CompositorFactory } from '@hypruse/core';
 
 /** One compositor under contract test: what the suite needs besides the Compositor itself. */
 export interface ContractEnv {
   compositor: Compositor;
+  /** The factory that made it (its manifest is checked against it: C-MANIFEST). */
+  factory: CompositorFactory;
   /**
    * Start a process that opens one window (outside hypruse); resolves with its pid once the compositor lists the window.
    * With `lateTitle`, the app sets that title about 0.8 s after its window opened (an app that names its window late).
@@ -26,7 +28,7 @@ export interface ContractEnv {
 
 export interface ContractTarget {
   id: string;
-  /** Registered only when HYPRUSE_CONTRACT_TARGETS names it (targets that exist only in a special environment, such as the real-compositor guest). */
+  /** Run only when the suite is asked for it by id (`only`) (targets that exist only in a special environment, such as the real-compositor guest). */
   selectOnly?: boolean;
   /** null when available; otherwise the reason it cannot run here. */
   unavailable(): Promise<string | null>;
