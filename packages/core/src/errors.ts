@@ -62,6 +62,7 @@ export const ERROR_CODES = {
   'error.capture': 'Screen capture failed.',
   'error.image': 'Image encoding failed or the image cannot fit the size budget.',
   'error.launch_exited': 'The launched command ended before opening a window (its exit status and last error output are in the message).',
+  'error.window_gone': 'The window the call typed into closed while it ran, so some keys may have reached another window (the message names the window of the same program that replaced it, or the one that has the focus now).',
   'error.a11y': 'The accessibility bus failed or an app did not answer within the ceiling.',
   'error.unverified': 'The action was sent but the element does not show its effect (the message says what it shows instead).',
   'error.clipboard': 'The clipboard tools failed.',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   HypruseError, NotFoundError, Tokens, TrustError, UsageError, backgroundRefusal, comboModifiers, defineTool, fact, parseCombo, result, scaledMs,
-  type A11yElement, type KeyCombo, type ToolContext,
+  type A11yElement, type KeyCombo, type ToolContext, type Window,
 } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, snapshot } from './common/desktop.js';
@@ -121,8 +121,13 @@ export const keyboardTool = defineTool({
     }
     const pid = target?.pid ?? null;
     const before = await fieldText(ctx, pid);
+    const known = new Set(d.windows.map((w) => w.address));
     await kb.type(args.text, ctx.signal);
     let verification = await verify(ctx, pid, args.text);
+    // a window that closed while the keys went out (a first window its app replaced, a dialog a
+    // Return in the middle of the text closed): what followed went elsewhere, which is no success
+    // (judged once the read-back had its time: an app unmaps a window a moment after the key)
+    if (target && verification.verified !== true) await refuseGone(ctx, target, known, args.text);
     const stillFocused = async () => target !== null && (await snapshot(ctx)).activeWindow === target.address;
     if (verification.verified === false && verification.holds === (before ?? '') && (await stillFocused())) {
       // nothing arrived (a window that just moved between outputs can miss its first keys): type once more
@@ -137,6 +142,29 @@ export const keyboardTool = defineTool({
       .build();
   },
 });
+
+/**
+ * Throw error.window_gone when `target` closed while text was typed into it, naming the window of
+ * the same program that opened meanwhile (its replacement), else the one that has the focus now. A
+ * text whose last key is Return (a dialog's answer submitted) may close its window: not an error.
+ */
+async function refuseGone(ctx: ToolContext, target: Window, known: ReadonlySet<string>, text: string): Promise<void> {
+  const now = await snapshot(ctx);
+  if (now.windows.some((w) => w.address === target.address)) return;
+  if (/\n$/.test(text) && !/\n/.test(text.slice(0, -1))) return;
+  const name = (w: Window) => `${w.class} "${w.title}" (${w.address})`;
+  const replaced = now.windows.find((w) => !known.has(w.address) && target.pid !== null && w.pid === target.pid);
+  const active = now.windows.find((w) => w.address === now.activeWindow);
+  const where = replaced
+    ? `; ${name(replaced)} of the same program replaced it${active && active !== replaced ? `, and ${name(active)} has the focus` : ''}`
+    : active
+      ? `; ${name(active)} has the focus now and may have taken some of the keys`
+      : '; no window has the focus now';
+  throw new HypruseError('error.window_gone', `${name(target)} closed while ${[...text].length} characters were typed into it${where}`, {
+    hint: replaced ? `check what reached it (get_text, ui), then type into window ${replaced.address}` : 'check what the keys did (desktop, get_text), then type into the window meant',
+    data: { window: target.address, ...(replaced ? { replaced_by: replaced.address } : {}), ...(active ? { active: active.address } : {}) },
+  });
+}
 
 /** The focused field's text before typing (undefined when it cannot be read). */
 async function fieldText(ctx: ToolContext, pid: number | null): Promise<string | undefined> {
