@@ -5,7 +5,9 @@
 // Judged from outside hypruse: sway's window events (no focus change), the
 // form's own output, the person's field read over AT-SPI.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killFixture, launchFixture, requireDesktop, swaymsg, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
@@ -24,6 +26,9 @@ describe.skipIf(!desk)('background mode beside a person at the seat', () => {
   let server: Server;
   let form: LaunchedFixture;
   let form2: LaunchedFixture;
+  let pad: LaunchedFixture;
+  const dir = mkdtempSync(join(tmpdir(), 'hypruse-bg-'));
+  const note = join(dir, 'note.txt');
   let person: LaunchedFixture;
   let probe: LaunchedFixture;
   let personInput: WaylandInput;
@@ -35,6 +40,12 @@ describe.skipIf(!desk)('background mode beside a person at the seat', () => {
   beforeAll(async () => {
     form = await launchFixture('gtk3-form');
     form2 = await launchFixture('gtk3-form');
+    chmodSync(dir, 0o777);
+    writeFileSync(note, 'first line\n', { mode: 0o666 });
+    chmodSync(note, 0o666);
+    pad = await launchFixture('mousepad', { args: [note] });
+    // mousepad builds its menu bar a moment after its window maps (and may replace its first window)
+    await waitFor(async () => (await atspi(pad.pid)).some((n) => n.role === 'menu' && n.name === 'File'), 30000, "mousepad's File menu");
     probe = await launchFixture('pointer-probe', { args: ['--motion'] });
     person = await launchFixture('zenity-entry');
     personCon = (await swayNodes()).find((n) => n.pid === person.pid)!.id;
@@ -66,7 +77,7 @@ describe.skipIf(!desk)('background mode beside a person at the seat', () => {
     watcher?.kill('SIGTERM');
     await server?.close();
     await personInput?.dispose();
-    for (const f of [form, form2, probe, person]) if (f) await killFixture(f.pid).catch(() => undefined);
+    for (const f of [form, form2, pad, probe, person]) if (f) await killFixture(f.pid).catch(() => undefined);
   });
 
   const formAddr = async () => String((await swayNodes()).find((n) => n.pid === form.pid)!.id);
@@ -138,6 +149,41 @@ describe.skipIf(!desk)('background mode beside a person at the seat', () => {
     await waitFor(async () => (await personText()) === start + more, 5000, "the person's text in their field");
     expect((await swayNodes()).find((n) => n.focused)?.id).toBe(personCon);
     expect(events.filter((e) => e.change === 'focus').map((e) => e.container?.name)).toEqual([]);
+  });
+
+  it('menu runs items through their AT-SPI actions without opening a menu, moving the pointer or the focus: Edit > Duplicate Line and File > Save judged on disk; an item that opens a dialog is refused', async () => {
+    const w = String((await swayNodes()).find((n) => n.pid === pad.pid)!.id);
+    const conBefore = (await swayNodes()).filter((n) => n.type === 'con').length;
+    const motionBefore = readFileSync(probe.stdout, 'utf8').split('\n').filter((l) => l.startsWith('motion')).length;
+    const personText = async () => (await atspi(person.pid)).find((n) => n.role === 'text')?.text ?? '';
+    const start = await personText();
+    const more = ' menus too';
+    const personTypes = (async () => {
+      for (const ch of more) {
+        await personInput.type(ch);
+        await new Promise((r) => setTimeout(r, 40));
+      }
+    })();
+    const agentWorks = (async () => {
+      const typed = await server.call('keyboard', { action: 'type', role: 'text', window: w, text: 'agent line ' });
+      expect(typed.isError, typed.text.join('\n')).toBe(false);
+      const dup = await server.call('menu', { path: 'Edit > Duplicate Line / Selection', window: w });
+      expect(dup.isError, dup.text.join('\n')).toBe(false);
+      const save = await server.call('menu', { path: 'File > Save', window: w });
+      expect(save.isError, save.text.join('\n')).toBe(false);
+      const saveAs = await server.call('menu', { path: 'File > Save As…', window: w });
+      expect((saveAs.raw as { _meta?: Record<string, { code: string }> })._meta?.['hypruse/error']?.code, saveAs.text.join('\n')).toBe('refused.background');
+      expect(saveAs.text.join('\n')).toMatch(/opens a dialog/);
+    })();
+    await Promise.all([personTypes, agentWorks]);
+    // File > Save wrote the agent's text and the duplicated line to disk; no window opened
+    await waitFor(() => readFileSync(note, 'utf8').includes('agent line '), 5000, 'File > Save to write the file');
+    expect(readFileSync(note, 'utf8').split('first line').length - 1, readFileSync(note, 'utf8')).toBe(2);
+    expect((await swayNodes()).filter((n) => n.type === 'con').length).toBe(conBefore);
+    await waitFor(async () => (await personText()) === start + more, 5000, "the person's text in their field");
+    expect((await swayNodes()).find((n) => n.focused)?.id).toBe(personCon);
+    expect(events.filter((e) => e.change === 'focus' || e.change === 'new').map((e) => e.container?.name)).toEqual([]);
+    expect(readFileSync(probe.stdout, 'utf8').split('\n').filter((l) => l.startsWith('motion')).length).toBe(motionBefore);
   });
 
   it('refuses what needs the seat before anything is sent, naming the element-level way', async () => {

@@ -32,7 +32,7 @@ const input = z
     keys: fact(z.string().max(100)).default('').describe('Combination such as "ctrl+s", "Return", "alt+F4", "shift+Tab".'),
     window: windowField.describe('Focus this window first (recommended on a shared seat).'),
     name: elementNameField.describe('type: the field to type into, by name as ui lists it: the text goes in through its AT-SPI EditableText at its caret, without focusing anything (the way background mode types). Needs window.'),
-    role: roleField,
+    role: roleField.describe('type: the field to type into by role (e.g. "text" for a document\'s text area), alone or narrowing name. Needs window.'),
     replace: z.boolean().default(false).describe('type with name: replace the field\'s whole text instead of inserting at its caret.'),
     then: thenField,
     allow_auth: allowAuthField,
@@ -44,9 +44,9 @@ type Args = z.output<typeof input>;
 
 function check(args: Args): KeyCombo | null {
   if (args.action !== 'type' && (args.name || args.replace)) throw new UsageError('name and replace are for action=type (a field to type into); key presses into the window');
-  if (!args.name && args.replace) throw new UsageError('replace needs name: the field whose text is replaced');
-  if (args.role && !args.name) throw new UsageError('role narrows name: give the field\'s name too');
-  if (args.name && !args.window) throw new UsageError('name needs window: the window the field is in (an address from desktop)');
+  if (!args.name && !args.role && args.replace) throw new UsageError('replace needs name (or role): the field whose text is replaced');
+  if (args.action !== 'type' && args.role) throw new UsageError('role is for action=type (the field to type into)');
+  if ((args.name || args.role) && !args.window) throw new UsageError('name and role need window: the window the field is in (an address from desktop)');
   if (args.action === 'type') {
     if (!args.text) throw new UsageError('type needs text');
     if (args.keys) throw new UsageError('keys is for action=key; type takes text');
@@ -81,7 +81,7 @@ export const keyboardTool = defineTool({
     if (ctx.config.background && !args.window) {
       throw backgroundRefusal('keyboard type without window would type into the focused window, which is the person\'s', 'give window and name: keyboard type then inserts into that field through AT-SPI EditableText (or act set_text replaces its text)');
     }
-    if (!combo && (args.name || ctx.config.background)) {
+    if (!combo && (args.name || args.role || ctx.config.background)) {
       const f = await field(args, ctx);
       return {
         summary: `${args.replace ? 'replace the text of' : `type ${[...args.text].length} characters into`} ${f.el.role} '${f.el.name}' in ${f.window} over AT-SPI`,
@@ -106,7 +106,7 @@ export const keyboardTool = defineTool({
   },
   async handle(args, ctx) {
     const combo = check(args);
-    if (!combo && (args.name || ctx.config.background)) return typeIntoField(args, ctx);
+    if (!combo && (args.name || args.role || ctx.config.background)) return typeIntoField(args, ctx);
     const d = await snapshot(ctx);
     const target = args.window ? findWindow(d, args.window) : (d.windows.find((w) => w.address === d.activeWindow) ?? null);
     if (args.window && target) {
@@ -221,8 +221,8 @@ async function field(args: Args, ctx: ToolContext): Promise<{ el: A11yElement; w
   if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed, so no field can be typed into by name');
   const a11y = ctx.services.get(Tokens.Accessibility);
   let found: { el: A11yElement; window: string };
-  if (args.name) {
-    const t = await resolveElement(ctx, { name: args.name, role: args.role || undefined, window: args.window }, { purpose: 'type into', points: false, prefer: (i) => TEXT_ROLES.test(i.role) });
+  if (args.name || args.role) {
+    const t = await resolveElement(ctx, { name: args.name || undefined, role: args.role || undefined, window: args.window }, { purpose: 'type into', points: false, prefer: (i) => TEXT_ROLES.test(i.role) });
     const el = await a11y.refresh(t.item.ref, ctx.signal);
     if (!el) throw new NotFoundError('not_found.stale_id', `${t.item.role} '${t.item.name}' went away before it was typed into`, { hint: 'read the window again (ui)' });
     found = { el, window: t.read.window.address };
@@ -265,7 +265,7 @@ async function typeIntoField(args: Args, ctx: ToolContext) {
   }
   if (expected === null) {
     if (ctx.config.background) throw backgroundRefusal(`${label} has no AT-SPI EditableText the app accepted, so typing into it needs the keyboard`, 'ask the person, or turn background mode off for this field');
-    await ctx.invoke('act', { action: 'focus', name: el.name, window, allow_auth: args.allow_auth });
+    await ctx.invoke('act', { action: 'focus', name: el.name, role: el.role, window, allow_auth: args.allow_auth });
     await ctx.invoke('keyboard', { action: 'type', text: args.text, window, allow_auth: args.allow_auth, confirm: args.confirm });
     return result(`typed ${chars} characters into ${label} on the keyboard (its app refused AT-SPI EditableText)`)
       .data({ action: 'type', chars, window, verified: null, via: 'keys', element: { role: el.role, name: el.name } })

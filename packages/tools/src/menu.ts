@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { HypruseError, NotFoundError, Tokens, UsageError, defineTool, fact, result, scaledMs, type ToolContext } from '@hypruse/core';
+import { HypruseError, NotFoundError, Tokens, UsageError, backgroundRefusal, defineTool, fact, result, scaledMs, type ToolContext } from '@hypruse/core';
+import { actionIndex } from './common/activate.js';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf } from './common/desktop.js';
 import { openedShape, openedSince, watchOpened, type Opened } from './common/opened.js';
@@ -56,6 +57,8 @@ const menuOutput = z.strictObject({
   window: fact(z.string()),
   activated: z.strictObject({ role: fact(z.string()), name: z.string(), x: z.number(), y: z.number() }),
   via: z.enum(['atspi', 'pointer']),
+  /** A check or radio menu item run over AT-SPI: its checked state read back after the action. */
+  checked: z.boolean().optional(),
   opened: openedShape.optional(),
 });
 
@@ -147,7 +150,10 @@ export const menuTool = defineTool({
   name: 'menu',
   title: 'Run a menu path',
   effect: 'destructive',
-  background: { mode: 'no', note: "menu items are clicked with the pointer (an AT-SPI action on a GTK menu item that opens a dialog blocks the app's accessibility until the dialog closes): use click_ui or act on the window's own controls, or a private desk" },
+  background: {
+    mode: 'a11y',
+    note: "with window: the path is found in the window's menu tree without opening any menu and the last item runs its AT-SPI action (no pointer, no focus); a check item's state is read back. An item whose label ends in an ellipsis (it opens a dialog, which would take the focus and, in GTK, block the app's accessibility until it closes) is refused",
+  },
   description:
     'Run a menu-bar or open popup-menu path by its labels ("File > Save As…"; case, mnemonics, shortcuts and a trailing ellipsis ignored), opening each level and waiting for its submenu. Reports the dialog or menu the last item opened, with its controls.',
   input,
@@ -155,6 +161,16 @@ export const menuTool = defineTool({
   cli: { positional: ['path'], examples: ['hypruse menu "File > Save As…" --window 42'] },
   async intent(args, ctx) {
     const labels = menuPath(args.path);
+    if (ctx.config.background) {
+      const b = await backgroundPath(ctx, args, labels);
+      return {
+        summary: `menu ${labels.join(' > ')} in ${b.read.window.class} over AT-SPI`,
+        input: 'none',
+        seatless: true,
+        windows: [b.read.window.address],
+        control: { role: b.leaf.role, name: b.leaf.name },
+      };
+    }
     const r = await firstRead(ctx, args);
     const start = matchMenuItem(startItems(r, labels[0]), labels[0])[0] ?? openerFor(r, labels[0])?.item;
     return {
@@ -169,6 +185,7 @@ export const menuTool = defineTool({
   async handle(args, ctx) {
     const labels = menuPath(args.path);
     if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed');
+    if (ctx.config.background) return runInBackground(ctx, args, labels);
     const first = await firstRead(ctx, args);
     const window = first.window.address;
     const watch = await watchOpened(ctx, window);
@@ -242,3 +259,92 @@ export const menuTool = defineTool({
     }
   },
 });
+
+/** Labels that promise a dialog (HIG: the item needs more input before it acts). */
+const OPENS_DIALOG = /(\.\.\.|…)\s*$/u;
+
+/** The background path, resolved once per call (intent() and handle() see the same one). */
+const backgroundPaths = new WeakMap<object, { read: UiRead; leaf: UiItem }>();
+
+/**
+ * Background mode: find the whole path in the window's menu tree without opening any menu (GTK and
+ * Qt keep the items of closed menus in the tree, not showing): each label's item must lie under
+ * the item of the label before it. Nothing is sent here.
+ */
+async function backgroundPath(ctx: ToolContext, args: Args, labels: string[]): Promise<{ read: UiRead; leaf: UiItem }> {
+  const hit = backgroundPaths.get(args);
+  if (hit) return hit;
+  if (!args.window) {
+    throw backgroundRefusal("menu without window would run the active window's menu, which is the person's", 'give window: the path is then run over AT-SPI in that window');
+  }
+  if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed');
+  const read = await readUi(ctx, args.window, '', true, { offscreen: true, points: false });
+  const items = read.items;
+  const menuAncestor = (i: UiItem): UiItem | null => {
+    for (let p = i.up; p; p = p.up) if (MENU_ROLES.has(normalizeRole(p.role))) return p;
+    return null;
+  };
+  let level: UiItem[] = items.filter((i) => MENU_ROLES.has(normalizeRole(i.role)) && menuAncestor(i) === null);
+  let leaf: UiItem | null = null;
+  for (let l = 0; l < labels.length; l++) {
+    const hits = matchMenuItem(level, labels[l]);
+    if (!hits.length) {
+      throw new NotFoundError('not_found.menu', `no menu item '${labels[l]}'${l ? ` under '${labels.slice(0, l).join(' > ')}'` : ''} in ${read.window.class}; the items are ${listing(level)}`, {
+        hint: l ? 'give the label as the menu shows it' : 'the first label is a menu-bar entry; call ui to see them',
+      });
+    }
+    leaf = hits[0];
+    const parent = leaf;
+    level = items.filter((i) => MENU_ROLES.has(normalizeRole(i.role)) && menuAncestor(i) === parent);
+  }
+  if (OPENS_DIALOG.test(leaf!.name)) {
+    throw backgroundRefusal(
+      `menu item '${leaf!.name}' opens a dialog (its label ends in an ellipsis): a new dialog takes the keyboard focus, and a GTK menu item's action does not return while its dialog runs`,
+      'run the item in a private desk (desk: "private"), or ask the person; a dialog already open is filled with file_dialog or act',
+    );
+  }
+  const r = { read, leaf: leaf! };
+  backgroundPaths.set(args, r);
+  return r;
+}
+
+/** Roles whose AT-SPI action flips a checked state that can be read back. */
+const TOGGLE_ROLES = new Set(['check menu item', 'radio menu item']);
+
+async function runInBackground(ctx: ToolContext, args: Args, labels: string[]) {
+  const { read, leaf } = await backgroundPath(ctx, args, labels);
+  const a11y = ctx.services.get(Tokens.Accessibility);
+  const window = read.window.address;
+  const el = await a11y.refresh(leaf.ref, ctx.signal);
+  if (!el) throw new NotFoundError('not_found.menu', `menu item '${leaf.name}' went away before it was run`, { hint: 'call ui to see the menu again' });
+  if (!el.states.includes('sensitive') && !el.states.includes('enabled')) throw new HypruseError('error.unverified', `menu item '${leaf.name}' is disabled (insensitive): nothing was sent`, { hint: 'the app enables it when it applies (a selection, an open document)' });
+  const i = actionIndex(el, ['click', 'activate', 'press', 'toggle']);
+  if (i < 0) throw backgroundRefusal(`menu item '${leaf.name}' has no AT-SPI action, so running it needs the pointer`, 'ask the person, or work in a private desk');
+  const before = el.checked;
+  const watch = await watchOpened(ctx, window);
+  try {
+    if (!(await a11y.doAction(leaf.ref, i, ctx.signal))) {
+      throw backgroundRefusal(`the app refused the AT-SPI action of menu item '${leaf.name}'`, 'ask the person, or work in a private desk');
+    }
+    let checked: boolean | undefined;
+    if (TOGGLE_ROLES.has(leaf.role) && before !== undefined) {
+      const end = Date.now() + scaledMs(DIALOG_MS, ctx.env);
+      for (;;) {
+        checked = (await a11y.refresh(leaf.ref, ctx.signal))?.checked;
+        if ((leaf.role === 'radio menu item' ? checked === true : checked !== before) || Date.now() >= end) break;
+        await sleep(20, ctx.signal);
+      }
+      const ok = leaf.role === 'radio menu item' ? checked === true : checked !== before;
+      if (!ok) throw new HypruseError('error.unverified', `menu item '${leaf.name}' was run over AT-SPI, but it still reads ${checked ? 'checked' : 'unchecked'}`, { hint: 'read the window again (ui)' });
+    }
+    const o: Opened | null = await openedSince(ctx, watch, { waitMs: DIALOG_MS, menus: true });
+    const res = result(`ran menu ${labels.join(' > ')} (${leaf.role} '${leaf.name}') in ${read.window.class} through its AT-SPI action, no menu opened, nothing sent to the seat${checked !== undefined ? ` (now ${checked ? 'checked' : 'unchecked'}, verified)` : ''}`);
+    if (o) for (const line of o.lines) res.text(line);
+    return res
+      .data({ path: labels, window, activated: { role: leaf.role, name: leaf.name, x: leaf.x, y: leaf.y }, via: 'atspi', ...(checked !== undefined ? { checked } : {}), ...(o ? { opened: o.data } : {}) })
+      .observe(window)
+      .build();
+  } finally {
+    watch.close();
+  }
+}
