@@ -30,6 +30,7 @@ import { Elapsed, measurePair, sleep, type Stats } from './lib/measure.js';
 import { machine, ratio, table, type Row } from './lib/report.js';
 import { spawnServer } from './lib/stdio.js';
 import { benchMcp } from './mcp.js';
+import { benchOffice } from './office.js';
 import { compileOneshot, startSimulator } from './lib/hyprland.js';
 import { SNAPSHOT_QUERIES, buildBatch } from '@hypruse/compositor-hyprland';
 
@@ -291,6 +292,7 @@ await row(
   { runs: few, warmup: 1 },
 );
 await session.dispose();
+await benchOffice({ rows, env: sessionEnv, log });
 
 // ---------------------------------------------------------------- Hyprland (simulator, own process)
 const sim = await startSimulator(12);
