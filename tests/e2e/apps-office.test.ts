@@ -77,7 +77,7 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     expect(tree.some((n) => n.role === 'paragraph' && n.text === 'Quarterly report draft')).toBe(true);
     nodes = await swayNodes();
     expect(nodes.find((n) => String(n.id) === writer)?.focused, 'the document window has the focus again').toBe(true);
-  }, 120000);
+  }, scaledMs(120000));
 
   it('Writer: saves through menu File > Save As and file_dialog as .odt, then as .docx (the keep-format question answered)', async () => {
     const m = await server.call('menu', { path: 'File > Save As', window: writer });
@@ -104,7 +104,7 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     }, scaledMs(10000), 'the .docx to hold the text');
     await waitFor(async () => /^report\.docx - LibreOffice Writer$/.test((await swayNodes()).find((n) => String(n.id) === writer)?.name ?? ''), scaledMs(5000), 'the window to name the .docx');
     expect((await swayNodes()).filter((n) => n.pid === pid).map((n) => String(n.id)), 'no question left open').toEqual([writer]);
-  }, 120000);
+  }, scaledMs(120000));
 
   it('Calc: cells set by keyboard are read back one by one and as a range; the saved .ods holds them', async () => {
     // a new Calc window of the running LibreOffice (the request is handed over to it)
@@ -137,5 +137,5 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     expect(rows.slice(0, 3)).toEqual([['Fruit', 'Count'], ['Apples', '42'], ['Pears', '7']]);
     const w = await server.call('wm', { action: 'close_window', target: calc });
     expect(w.isError, w.text.join('\n')).toBe(false);
-  }, 150000);
+  }, scaledMs(150000));
 });

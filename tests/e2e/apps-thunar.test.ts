@@ -28,7 +28,7 @@ describe.skipIf(!desk)('Thunar through the MCP server of a stripped host', () =>
 
   beforeAll(async () => {
     server = await startStrippedHostServer(home, desk!.env.XDG_RUNTIME_DIR);
-  }, 60000);
+  }, scaledMs(60000));
   afterAll(async () => {
     if (window) await server.call('wm', { action: 'close_window', target: window }).catch(() => undefined);
     await stopLaunched(pid);
@@ -50,7 +50,7 @@ describe.skipIf(!desk)('Thunar through the MCP server of a stripped host', () =>
     const u = await server.call('ui', { window });
     expect(u.isError, u.text.join('\n')).toBe(false);
     for (const f of readdirSync(folder)) expect(u.text.join('\n')).toContain(`"${f}"`);
-  }, 60000);
+  }, scaledMs(60000));
 
   it('selects a file, renames it (F2, the name field, Rename) and creates a folder (File > Create Folder)', async () => {
     const c = await server.call('click_ui', { name: 'notes.txt', window });
@@ -84,5 +84,5 @@ describe.skipIf(!desk)('Thunar through the MCP server of a stripped host', () =>
     expect((await swayNodes()).filter((n) => n.pid === pid).map((n) => String(n.id)), 'the dialogs closed').toEqual([window]);
     // the list the agent reads shows the change too
     await waitFor(async () => /Archive 2026[\s\S]*meeting notes\.txt/.test((await server.call('get_text', { window })).text.join('\n')), scaledMs(5000), 'the list to show the new names');
-  }, 90000);
+  }, scaledMs(90000));
 });
