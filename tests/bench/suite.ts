@@ -29,6 +29,7 @@ import { a11yBusAddress, appBusName, busctlActivateCache, busctlGetItems, busctl
 import { Elapsed, measurePair, sleep, type Stats } from './lib/measure.js';
 import { machine, ratio, table, type Row } from './lib/report.js';
 import { spawnServer } from './lib/stdio.js';
+import { toolkitRows } from './toolkits.js';
 import { benchMcp } from './mcp.js';
 import { benchOffice } from './office.js';
 import { compileOneshot, startSimulator } from './lib/hyprland.js';
@@ -291,6 +292,7 @@ await row(
   },
   { runs: few, warmup: 1 },
 );
+await toolkitRows({ session, env: sessionEnv, rows, row, fresh, runs: few, log });
 await session.dispose();
 await benchOffice({ rows, env: sessionEnv, log });
 

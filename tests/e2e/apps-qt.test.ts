@@ -3,7 +3,8 @@
 // settings start empty): plain `launch`, `ui`, `keyboard`, `menu`, `file_dialog`.
 // Judged by the file on disk, the process table (the app is still alive after
 // every read: Qt 5's AT-SPI bridge crashed on Properties.GetAll) and libatspi.
-import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,5 +76,26 @@ describe.skipIf(!desk)('Qt 5 (featherpad) through the MCP server of a stripped h
     await waitFor(() => existsSync(file) && readFileSync(file, 'utf8').length > 0, scaledMs(5000), 'the saved file');
     expect(readFileSync(file, 'utf8')).toBe('hello qt\n'); // featherpad ends the file with one newline
     expect(alive(pid), 'featherpad survived menu and dialog').toBe(true);
+  }, 90000);
+
+  it('Qt 6 (focuswriter, fullscreen, its menu bar hidden until hovered): types (verified), menu "File > Save As" reaches the hidden menu, file_dialog finds the dialog that did not take the focus: the .odt on disk holds the text', async () => {
+    const l = await server.call('launch', { command: 'focuswriter', wait_s: 20 });
+    expect(l.isError, l.text.join('\n')).toBe(false);
+    const pid = Number(l.data.pid);
+    pids.push(pid);
+    const k = await server.call('keyboard', { action: 'type', text: 'hello qt6', window: String(l.data.address) });
+    expect(k.isError, k.text.join('\n')).toBe(false);
+    expect(k.text[0]).toMatch(/\(verified\)/);
+    const m = await server.call('menu', { path: 'File > Save As' });
+    expect(m.isError, m.text.join('\n')).toBe(false);
+    expect(m.text[0]).toMatch(/activated menu File > Save As/);
+    const file = join(out, 'focuswriter.odt');
+    const f = await server.call('file_dialog', { path: file });
+    expect(f.isError, f.text.join('\n')).toBe(false);
+    await waitFor(() => existsSync(file) && statSync(file).size > 0, scaledMs(5000), 'the saved document');
+    // the document's own text, read from the saved OpenDocument file (a zip holding content.xml)
+    const content = execFileSync('/usr/bin/python3', ['-c', 'import sys,zipfile; print(zipfile.ZipFile(sys.argv[1]).read("content.xml").decode())', file], { encoding: 'utf8' });
+    expect(content).toContain('hello qt6');
+    expect(alive(pid), 'focuswriter survived menu and dialog').toBe(true);
   }, 90000);
 });

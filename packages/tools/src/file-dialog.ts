@@ -108,9 +108,20 @@ async function dialogRead(ctx: ToolContext, args: Args): Promise<UiRead> {
     // the dialog a menu item asked for may map after the menu answered (a loaded machine, Qt's
     // dialog built on first use): wait for the active window to become one, never fill the editor
     const end = Date.now() + scaledMs(APPEAR_MS, ctx.env);
+    const app = r.window;
     while (Date.now() < end && !looksLikeDialog(r)) {
       await sleep(100, ctx.signal);
       r = await readUi(ctx, 'active', '', true).catch(() => r);
+      if (looksLikeDialog(r)) break;
+      // a dialog of the same program that did not take the focus (a fullscreen window keeps it on sway: FocusWriter)
+      const others = (await snapshot(ctx)).windows.filter((w) => w.pid !== null && w.pid === app.pid && w.address !== app.address).reverse();
+      for (const w of others) {
+        const o = await readUi(ctx, w.address, '', true).catch(() => null);
+        if (o && looksLikeDialog(o)) {
+          r = o;
+          break;
+        }
+      }
     }
   }
   if (!looksLikeDialog(r)) {
