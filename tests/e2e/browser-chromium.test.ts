@@ -18,7 +18,12 @@ const LINKS = `<!doctype html><html><head><meta charset="utf-8"><title>Pick a co
 <div id="m" role="menu" hidden><div role="menuitem" tabindex="-1" onclick="document.title='Picked Green'">Green</div><div role="menuitem" tabindex="-1" onclick="document.title='Picked Red'">Red</div></div>
 <p><a href="/slow.html">Slow page</a></p>
 </body></html>`;
-const SLOW = '<!doctype html><html><head><meta charset="utf-8"><title>Slow page</title></head><body><h1>Finally</h1><button>Loaded button</button></body></html>';
+// the head and heading at once, the rest 2.5 s later: the page shows while its document is still loading
+const SLOW = `<!doctype html><html><head><meta charset="utf-8"><title>Slow page</title></head><body><h1>Finally</h1>${' '.repeat(2048)}<!--rest--><button>Loaded button</button></body></html>`;
+// a button the page's script adds 1.5 s after the load; clicking it retitles the page
+const LATE = `<!doctype html><html><head><meta charset="utf-8"><title>Late page</title></head><body><h1>Wait for it</h1>
+<script>setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Late button'; b.onclick = () => { document.title = 'Late clicked'; }; document.body.appendChild(b); }, 1500);</script>
+</body></html>`;
 
 describe.skipIf(!desk)('Chromium through the MCP server (stripped environment, fresh profile)', () => {
   let site: Site;
@@ -28,7 +33,10 @@ describe.skipIf(!desk)('Chromium through the MCP server (stripped environment, f
   const windows: string[] = [];
 
   const titleOf = async (w: string) => (await swayNodes()).find((n) => String(n.id) === w)?.name ?? '';
-  const ok = (r: { isError: boolean; text: string[] }) => expect(r.isError, r.text.join('\n')).toBe(false);
+  const ok = (r: { isError: boolean; text: string[]; data?: Record<string, unknown> }) => {
+    expect(r.isError, r.text.join('\n')).toBe(false);
+    expect(r.data?.timed_out, r.text.join('\n')).toBeUndefined();
+  };
 
   /** Chromium as the person starts it from their session: no accessibility switch. */
   const personChromium = (url: string, profile: string): ChildProcess => {
@@ -61,17 +69,33 @@ describe.skipIf(!desk)('Chromium through the MCP server (stripped environment, f
   };
 
   beforeAll(async () => {
-    site = await startSite({ '/form.html': ORDER_FORM, '/links.html': LINKS, '/slow.html': { body: SLOW, delayMs: 2500 }, '/never.html': { body: '<!doctype html><html><head><title>Never</title></head><body><p>Half', never: true }, '/thanks.html': '<!doctype html><title>Terms</title>' });
+    site = await startSite({ '/form.html': ORDER_FORM, '/form-slow.html': { body: ORDER_FORM, delayMs: 2500 }, '/late.html': LATE, '/links.html': LINKS, '/slow.html': { body: SLOW, restAfterMs: 2500 }, '/never.html': { body: '<!doctype html><html><head><title>Never</title></head><body><p>Half', never: true }, '/thanks.html': '<!doctype html><title>Terms</title>' });
     home = freshHome();
     server = await startServerAsPerson(desk!, home);
   }, 60000);
 
   afterAll(async () => {
-    for (const w of windows) await server?.call('wm', { action: 'close_window', target: w }).catch(() => undefined);
+    for (const x of windows) await server?.call('wm', { action: 'close_window', target: x }).catch(() => undefined);
+    if (pid) {
+      try {
+        process.kill(pid);
+      } catch {
+        /* closed */
+      }
+      // the profile is written until the browser has exited: only then is its home removed
+      await waitFor(async () => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      }, 20000, 'the launched Chromium exited').catch(() => undefined);
+    }
     await stopPerson();
     await server?.close().catch(() => undefined);
     await site?.close();
-    if (home) rmSync(home, { recursive: true, force: true });
+    if (home) rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   });
 
   it('a Chromium the person started: ui says how to expose it; restarted while hypruse has accessibility on, its page is read and filled by labels (judged by the POST)', async () => {
@@ -115,4 +139,100 @@ describe.skipIf(!desk)('Chromium through the MCP server (stripped environment, f
     expect(Object.fromEntries(post.body)).toMatchObject({ name: 'Grace Hopper', email: 'grace@example.org', qty: '7', comment: 'Compile it', size: 'Medium', color: 'red', gift: 'yes', notes: 'Nanoseconds' });
     await stopPerson();
   }, 180000);
+  // One Chromium launched through the server serves the tasks below, in order.
+  let w = '';
+  let pid = 0;
+  const go = async (path: string) => {
+    ok(await server.call('keyboard', { action: 'key', keys: 'ctrl+l', window: w }));
+    ok(await server.call('keyboard', { action: 'type', text: site.url(path) }));
+    ok(await server.call('keyboard', { action: 'key', keys: 'Return' }));
+  };
+
+  it('launched plainly (chromium URL): launch waits for the slow page; the form is filled by labels, bad input refused, and submitted (judged by the POST)', async () => {
+    const l = await server.call('launch', { command: `chromium ${site.url('/form-slow.html')}`, wait_s: 30 });
+    const answered = Date.now();
+    ok(l);
+    w = String(l.data.address);
+    pid = Number(l.data.pid);
+    windows.push(w);
+    // the server sent the page 2.5 s after Chromium asked: the launch answered after that
+    const get = site.gets.find((g) => g.path === '/form-slow.html');
+    expect(get?.sentAt, 'the slow form was sent').toBeDefined();
+    expect(answered).toBeGreaterThanOrEqual(get!.sentAt!);
+    expect(await titleOf(w)).toMatch(/^Order form/);
+    // read right after the launch, no wait: the whole form is there
+    const u = await server.call('ui', { window: w });
+    ok(u);
+    for (const n of ['Full name', 'Email', 'Size', 'Red', 'Blue', 'Gift wrap', 'Place order']) expect(u.text.join('\n'), n).toContain(`"${n}"`);
+
+    const fills = [
+      { action: 'set_text', name: 'Full name', text: 'Katherine Johnson' },
+      { action: 'set_text', name: 'Email', text: 'kj@example.org' },
+      { action: 'select', name: 'Size', option: 'Large' },
+      { action: 'check', name: 'Blue' },
+      { action: 'check', name: 'Gift wrap' },
+    ];
+    for (const c of fills) {
+      const r = await server.call('act', { ...c, window: w });
+      ok(r);
+      expect(r.data.verified, r.text.join('\n')).toBe(true);
+    }
+    // bad input: an option that does not exist lists the options; a button is no text field
+    const posted = site.posts.length;
+    const wrong = await server.call('act', { action: 'select', name: 'Size', option: 'Huge', window: w });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.text.join('\n'), 'the options are listed').toMatch(/no option 'Huge'.*"Small", "Medium", "Large"/s);
+    const notEditable = await server.call('act', { action: 'set_text', name: 'Place order', role: 'push button', text: 'x', window: w });
+    expect(notEditable.isError).toBe(true);
+    expect(notEditable.text.join('\n')).toMatch(/push button 'Place order' is not editable/);
+    expect(site.posts.length, 'nothing was submitted by the refused call').toBe(posted);
+
+    ok(await server.call('click_ui', { name: 'Place order', window: w, confirm: true }));
+    const post = await site.nextPost('/order');
+    expect(Object.fromEntries(post.body)).toMatchObject({ name: 'Katherine Johnson', email: 'kj@example.org', size: 'Large', color: 'blue', gift: 'yes' });
+    await waitFor(async () => (await titleOf(w)).startsWith('Thank you'), 15000, 'the order page answered');
+  }, 180000);
+
+  it('a page menu opens as a popup and its item is clicked; a link is followed by its name (judged by the GET) and its slow page waited out by wait_for idle', async () => {
+    await go('/links.html');
+    ok(await server.call('wait_for', { event: 'element', name: 'Choose a colour', window: w, timeout_s: 20 }));
+    const open = await server.call('click_ui', { name: 'Choose a colour', window: w });
+    ok(open);
+    ok(await server.call('click_ui', { name: 'Red', role: 'menu item', window: w }));
+    await waitFor(async () => (await titleOf(w)).startsWith('Picked Red'), 15000, 'the menu item ran its action (the page retitled itself)');
+
+    const before = site.gets.length;
+    ok(await server.call('click_ui', { name: 'Slow page', role: 'link', window: w }));
+    await waitFor(async () => site.gets.slice(before).some((g) => g.path === '/slow.html'), 15000, 'Chromium asked for the linked page');
+    // the page shows (its head came at once) while the rest of it is still on its way
+    await waitFor(async () => (await titleOf(w)).startsWith('Slow page'), 15000, 'the slow page shows');
+    const idle = await server.call('wait_for', { event: 'idle', window: w, timeout_s: 20 });
+    const ended = Date.now();
+    ok(idle);
+    const get = site.gets.slice(before).find((g) => g.path === '/slow.html')!;
+    expect(get.sentAt, 'the slow page was sent before the wait ended').toBeDefined();
+    expect(ended).toBeGreaterThanOrEqual(get.sentAt!);
+    const u = await server.call('ui', { window: w });
+    ok(u);
+    expect(u.text.join('\n')).toContain('"Loaded button"');
+    expect(u.text.join('\n')).not.toContain('Choose a colour');
+  }, 120000);
+
+  it('wait_for element finds a button the page adds after its load; a page that never finishes ends wait_for idle with a timeout naming the time waited', async () => {
+    await go('/late.html');
+    const found = await server.call('wait_for', { event: 'element', name: 'Late button', window: w, timeout_s: 20 });
+    ok(found);
+    ok(await server.call('click_ui', { name: 'Late button', window: w }));
+    await waitFor(async () => (await titleOf(w)).startsWith('Late clicked'), 15000, 'the late button was clicked');
+
+    await go('/never.html');
+    await waitFor(async () => site.gets.some((g) => g.path === '/never.html'), 15000, 'Chromium asked for the page that never ends');
+    const t0 = Date.now();
+    const r = await server.call('wait_for', { event: 'idle', window: w, timeout_s: 3 });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(3000);
+    expect(r.data.timed_out, r.text.join('\n')).toBe(true);
+    expect(r.text.join('\n')).toMatch(/still loading \(busy\) after \d+(\.\d+)? s/);
+    // stop the load, so the window closes cleanly
+    ok(await server.call('keyboard', { action: 'key', keys: 'Escape', window: w }));
+  }, 120000);
 });

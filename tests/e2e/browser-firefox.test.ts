@@ -54,7 +54,7 @@ describe.skipIf(!desk)('Firefox ESR through the MCP server (stripped environment
     }
     await server?.close().catch(() => undefined);
     await site?.close();
-    if (home) rmSync(home, { recursive: true, force: true });
+    if (home) rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   });
 
   it('ui of a window with three tabs lists the showing page only, and the tabs by title', async () => {

@@ -18,19 +18,33 @@ export interface Post {
   raw: string;
 }
 
+/** A page asked for: when the request came and when the whole page was sent (never, for a page that never ends). */
+export interface Get {
+  path: string;
+  at: number;
+  sentAt?: number;
+}
+
 export interface Site {
   url: (path: string) => string;
   posts: Post[];
+  gets: Get[];
   /** Resolves with the next POST to `path` (or one already received and not yet taken). */
   nextPost(path: string, timeoutMs?: number): Promise<Post>;
   close(): Promise<void>;
 }
 
-export type Page = string | { body: string; delayMs?: number; type?: string; never?: boolean };
+/**
+ * A page and how it is served: `delayMs` before anything is sent; `restAfterMs`: the body up to
+ * `<!--rest-->` at once and the rest that much later (the page is shown, still loading); `never`:
+ * the body sent and the response never ended.
+ */
+export type Page = string | { body: string; delayMs?: number; restAfterMs?: number; type?: string; never?: boolean };
 
 /** A web server on 127.0.0.1 (a free port) serving `pages` by path; every POST is recorded. */
 export async function startSite(pages: Record<string, Page>): Promise<Site> {
   const posts: Post[] = [];
+  const gets: Get[] = [];
   const waiters: Array<{ path: string; resolve: (p: Post) => void }> = [];
   const taken = new Set<Post>();
   const open = new Set<import('node:net').Socket>();
@@ -53,6 +67,8 @@ export async function startSite(pages: Record<string, Page>): Promise<Site> {
       });
       return;
     }
+    const get: Get = { path, at: Date.now() };
+    gets.push(get);
     const page = pages[path];
     if (page === undefined) {
       res.writeHead(404, { 'content-type': 'text/html' });
@@ -67,7 +83,17 @@ export async function startSite(pages: Record<string, Page>): Promise<Site> {
         res.write(p.body);
         return;
       }
+      const cut = p.restAfterMs ? p.body.indexOf('<!--rest-->') : -1;
+      if (cut >= 0) {
+        res.write(p.body.slice(0, cut));
+        setTimeout(() => {
+          res.end(p.body.slice(cut));
+          get.sentAt = Date.now();
+        }, p.restAfterMs);
+        return;
+      }
       res.end(p.body);
+      get.sentAt = Date.now();
     };
     if (p.delayMs) setTimeout(send, p.delayMs);
     else send();
@@ -81,6 +107,7 @@ export async function startSite(pages: Record<string, Page>): Promise<Site> {
   return {
     url: (path) => `http://127.0.0.1:${port}${path}`,
     posts,
+    gets,
     nextPost(path, timeoutMs = 15000) {
       const have = posts.find((p) => p.path === path && !taken.has(p));
       if (have) {

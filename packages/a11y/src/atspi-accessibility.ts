@@ -14,7 +14,7 @@ import { ReadReuse, type ReuseTicket } from './read-reuse.js';
 import { TreeReader, isPasswordAttrs, nodeFromCacheItem, type CacheItems, type NodeRef, type RawNode } from './tree-reader.js';
 import { hasWindowTitled, pickWindow } from './window-matcher.js';
 import { DocumentText } from './document-text.js';
-import { engineOfClass, engineOfToolkit, type WebEngine } from './web-engines.js';
+import { engineOfClass, engineOfToolkit, evenInset, type WebEngine } from './web-engines.js';
 
 export interface AtspiAccessibilityOptions {
   env: NodeJS.ProcessEnv;
@@ -54,6 +54,8 @@ interface RegisteredApp {
 
 /** Characters of text returned by focusedText (typing verification wants the whole field). */
 const FOCUSED_TEXT_LIMIT = 10000;
+/** Documents of web pages (a page's focus, not a text field unless editable). */
+const WEB_DOCUMENTS: ReadonlySet<number> = new Set([Role.DOCUMENT_WEB, Role.DOCUMENT_FRAME]);
 
 const FALLBACK_HINT = 'Use screenshot + zoom instead.';
 
@@ -393,6 +395,48 @@ export class AtspiAccessibility implements Accessibility {
     return true;
   }
 
+  /**
+   * Whether a cached read still holds a web page that was replaced: after a navigation Chromium 156
+   * left the old page's document in the application's cache (Cache.GetItems) while the web view's
+   * own children named the new one, so `ui` listed the page left behind. One GetChildren call per
+   * object holding a document; true when any differs from the cache (the tree is then walked).
+   */
+  private async staleDocuments(root: RawNode, d: Deadline): Promise<boolean> {
+    const holders: RawNode[] = [];
+    const stack = [root];
+    while (stack.length > 0) {
+      const n = stack.pop() as RawNode;
+      if (n.children.some((c) => WEB_DOCUMENTS.has(c.roleId))) holders.push(n);
+      for (const c of n.children) if (!WEB_DOCUMENTS.has(c.roleId)) stack.push(c);
+    }
+    const live = await Promise.all(
+      holders.map((h) =>
+        this.bus.call({ dest: h.ref.bus, path: h.ref.path, iface: IFACE.Accessible, member: 'GetChildren' }, d).then(
+          (b) => ((b[0] as Array<[string, string]> | undefined) ?? []).map(([bus, path]) => `${bus || h.ref.bus}|${path}`),
+          () => null,
+        ),
+      ),
+    );
+    return holders.some((h, i) => {
+      const now = live[i];
+      if (!now) return false;
+      const cached = h.childRefs.map((r) => `${r.bus}|${r.path}`);
+      return now.length !== cached.length || now.some((k, j) => k !== cached[j]);
+    });
+  }
+
+  /**
+   * Where an engine's extents start outside its window (WebEngine.surfaceInset): the frame's
+   * surplus over the compositor's window size, split evenly, is set as the application's inset
+   * (cleared when there is none, as for a maximized window). One GetExtents call, for those
+   * engines' windows only.
+   */
+  private async measureInset(window: A11yWindowQuery, frame: RawNode, appLabel: string, signal?: AbortSignal): Promise<void> {
+    if (engineOfClass(window.class)?.surfaceInset !== 'even') return;
+    const raw = await withDeadline(this.timeoutMs, appLabel, signal, (d) => this.reader.readExtents(frame, d, true)).catch(() => null);
+    this.reader.setInset(frame.ref.bus, raw ? evenInset(raw, window) : null);
+  }
+
   /** Why a web engine's window shows no tree, and what the person does about it. */
   private engineAdvice(engine: WebEngine | undefined, appLabel: string): string {
     if (!engine) return '';
@@ -462,6 +506,7 @@ export class AtspiAccessibility implements Accessibility {
     const { app, frame } = found;
     const appLabel = app.name || label;
     await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => this.placeExtents(app.ref, frame.ref, d));
+    await this.measureInset(window, frame, appLabel, opts.signal);
     const maxNodes = opts.maxNodes ?? this.maxNodes;
     const filter = { actionableOnly: opts.actionableOnly, name: opts.name };
     const readTree = () => withDeadline(this.timeoutMs, appLabel, opts.signal, async (d) => {
@@ -480,7 +525,7 @@ export class AtspiAccessibility implements Accessibility {
             }
             await this.reader.fillDetails(rest, d);
           }
-          if (cached !== undefined) return cached;
+          if (cached !== undefined && !(cached && (await this.staleDocuments(cached.root, d)))) return cached;
         } catch (err) {
           if (d.fired || !isGoneError(err)) throw err;
         }
@@ -643,7 +688,9 @@ export class AtspiAccessibility implements Accessibility {
             if (n.depth >= 2 && n.states.includes('showing')) showingBelow = true;
             return n.depth <= 1 ? n.depth === 0 || n.states.includes('showing') : n.states.includes('showing') || (!showingBelow && n.states.includes('visible'));
           },
-          stopAt: (n) => n.states.includes('focused') && n.interfaces.includes('Text'),
+          // a web document keeps `focused` while a field inside it has the focus (Chromium also keeps
+          // its hidden WebUI documents focused, above the page): it is the field only when editable
+          stopAt: (n) => n.states.includes('focused') && n.interfaces.includes('Text') && (!WEB_DOCUMENTS.has(n.roleId) || n.states.includes('editable')),
         });
         if (!tree?.stoppedAt) return null;
         return this.reader.readNode(tree.stoppedAt.ref, tree.stoppedAt.depth, d, { details: true, anyText: true, textLimit: FOCUSED_TEXT_LIMIT });

@@ -200,7 +200,7 @@ export class ElementOps {
     const v = r?.[0];
     if (!Array.isArray(v) || v.length < 4) return null;
     const [x, y, width, height] = v.map(Number);
-    return { x, y, width, height };
+    return this.reader.shift(ref.bus, { x, y, width, height });
   }
 
   private async children(node: RawNode, d: Deadline): Promise<RawNode[]> {

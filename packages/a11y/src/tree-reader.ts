@@ -120,6 +120,24 @@ export class TreeReader {
     else this.screenOrigin.delete(bus);
   }
 
+  /**
+   * Per application (bus name): how far its window-relative extents lie from the window's corner
+   * (see WebEngine.surfaceInset); subtracted from every extent read from it.
+   */
+  private readonly insets = new Map<string, { x: number; y: number }>();
+
+  /** Set (or clear, with null) the inset of one application's extents. */
+  setInset(bus: string, inset: { x: number; y: number } | null): void {
+    if (inset && (inset.x !== 0 || inset.y !== 0)) this.insets.set(bus, inset);
+    else this.insets.delete(bus);
+  }
+
+  /** A rect read from `bus`, moved by that application's inset. */
+  shift<R extends Rect | null>(bus: string, r: R): R {
+    const i = this.insets.get(bus);
+    return i && r ? ({ ...r, x: r.x - i.x, y: r.y - i.y } as R) : r;
+  }
+
   /** Read one object; null when it is gone (or defunct). */
   async readNode(ref: NodeRef, depth: number, deadline: Deadline, opts: ReadNodeOptions = {}): Promise<RawNode | null> {
     const call = (iface: string, member: string, signature?: string, body?: unknown[]) =>
@@ -282,7 +300,7 @@ export class TreeReader {
   }
 
   /** Window-relative extents; null without the Component interface (or its method). */
-  readExtents(node: Pick<RawNode, 'ref' | 'interfaces'>, deadline: Deadline): Promise<Rect | null> {
+  readExtents(node: Pick<RawNode, 'ref' | 'interfaces'>, deadline: Deadline, raw = false): Promise<Rect | null> {
     if (!node.interfaces.includes('Component')) return Promise.resolve(null);
     const origin = this.screenOrigin.get(node.ref.bus);
     return this.bus
@@ -291,7 +309,8 @@ export class TreeReader {
         (b) => {
           const r = toRect(b[0]);
           // a zero box stays one (an unmapped widget), never moved by the origin
-          return r && origin && (r.width > 0 || r.height > 0) ? { ...r, x: r.x - origin.x, y: r.y - origin.y } : r;
+          if (r && origin && (r.width > 0 || r.height > 0)) return { ...r, x: r.x - origin.x, y: r.y - origin.y };
+          return raw ? r : this.shift(node.ref.bus, r);
         },
         (err) => {
           if (isMissingInterfaceError(err)) return null;

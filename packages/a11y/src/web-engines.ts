@@ -28,6 +28,14 @@ export interface WebEngine {
    * load it later): one line each.
    */
   enable: string[];
+  /**
+   * `even`: its window-relative extents start at the corner of its surface, which reaches past
+   * the window on every side by the same (invisible) shadow: Chromium 156 on sway gave its frame
+   * 1296x791 for a 1276x771 window and put the toolbar at (10,50), so every pointer click landed
+   * 10 px right of and below the control (a link's or a menu item's edge was missed). The frame's
+   * surplus over the window, split evenly, is subtracted from every extent.
+   */
+  surfaceInset?: 'even';
   /** Whether the documents of background tabs stay in the tree (and must be told apart by state). */
   keepsBackgroundDocuments: boolean;
   /** Actions the engine offers on every node, which say nothing about what the node is. */
@@ -41,6 +49,7 @@ export const WEB_ENGINES: WebEngine[] = [
     toolkit: /^chromium$/i,
     classes: /^(chromium(-browser)?|google-chrome.*|brave-browser.*|microsoft-edge.*|vivaldi.*|opera|code(-oss)?|codium|vscodium|electron\d*|slack|discord|obsidian|signal|element|teams.*|1password|bitwarden|spotify)$/i,
     wake: 'attributes',
+    surfaceInset: 'even',
     enable: [
       'restart it so that it starts while accessibility is on (hypruse turns it on for the session: org.a11y.Status IsEnabled)',
       'or start it with --force-renderer-accessibility: on Debian in $CHROMIUM_FLAGS or a file in /etc/chromium.d/ (export CHROMIUM_FLAGS="$CHROMIUM_FLAGS --force-renderer-accessibility"), on Arch-style systems a line in ~/.config/chromium-flags.conf (Chrome: ~/.config/chrome-flags.conf)',
@@ -95,4 +104,19 @@ export function needsRestart(
     out.push({ class: w.class, title: w.title, pid: w.pid, engine });
   }
   return out;
+}
+
+/** The largest shadow taken for a surface inset (px per side): a bigger surplus is not a shadow. */
+const MAX_INSET = 64;
+
+/**
+ * The inset of a surface whose frame reaches past its window evenly on every side: half the
+ * frame's surplus in each direction; null when the frame is not larger (a maximized window has no
+ * shadow) or larger by more than a shadow.
+ */
+export function evenInset(frame: { width: number; height: number }, window: { width: number; height: number }): { x: number; y: number } | null {
+  const dw = frame.width - window.width;
+  const dh = frame.height - window.height;
+  if (dw <= 0 || dh <= 0 || dw > 2 * MAX_INSET || dh > 2 * MAX_INSET) return null;
+  return { x: Math.round(dw / 2), y: Math.round(dh / 2) };
 }

@@ -155,6 +155,8 @@ async function setText(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11
       await sleep(20, ctx.signal);
     }
   };
+  let sent = false;
+  let retype: (() => Promise<void>) | undefined;
   const typeIn = async (why: string) => {
     // focus it, select all, type (each through the full pipeline)
     if (ctx.config.background) throw backgroundRefusal(`${t.item.role} '${t.item.name}' has no AT-SPI EditableText the app accepted (${why}), so setting its text needs the keyboard`);
@@ -163,11 +165,22 @@ async function setText(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11
     via = 'keyboard';
     await compositorOf(ctx).focusWindow(t.read.window.address);
     await ctx.invoke('pointer', { action: 'click', x: t.item.x, y: t.item.y, allow_auth: args.allow_auth, confirm: args.confirm });
-    await ctx.invoke('keyboard', { action: 'key', keys: 'ctrl+a', allow_auth: args.allow_auth });
-    if (args.text) await ctx.invoke('keyboard', { action: 'type', text: args.text, allow_auth: args.allow_auth });
-    else await ctx.invoke('keyboard', { action: 'key', keys: 'BackSpace', allow_auth: args.allow_auth });
+    retype = async () => {
+      await ctx.invoke('keyboard', { action: 'key', keys: 'ctrl+a', allow_auth: args.allow_auth });
+      if (args.text) await ctx.invoke('keyboard', { action: 'type', text: args.text, allow_auth: args.allow_auth });
+      else await ctx.invoke('keyboard', { action: 'key', keys: 'BackSpace', allow_auth: args.allow_auth });
+    };
+    // an EditableText call the app took late (Chromium right after a page load) may have landed meanwhile
+    if (sent && (await readBack()) === args.text) return;
+    await retype();
   };
-  const sent = Boolean(a11y.setText && (await a11y.setText(el.ref, args.text, ctx.signal)));
+  // a control that takes no text (a button, a link, a read-only field): nothing is sent to it
+  if (el.states.includes('read-only') || (!el.states.includes('editable') && !ACTION_ROLES.set_text!.test(t.item.role))) {
+    throw new UsageError(`${t.item.role} '${t.item.name}' is not editable (${el.states.includes('read-only') ? 'it is read-only' : 'it takes no text'}); nothing was sent`, {
+      hint: 'set_text fills text fields (entries, text areas, editable regions): name one of those (ui lists them as entry, text, spin, password); use click_ui to press a button or follow a link',
+    });
+  }
+  sent = Boolean(a11y.setText && (await a11y.setText(el.ref, args.text, ctx.signal)));
   if (!sent) await typeIn('it has no AT-SPI EditableText');
   if (pw) return { text: `filled password field '${t.item.name}' (${[...args.text].length} characters; not read back: password)`, via, verified: false };
   let now = await holds(sent ? EDITABLE_TEXT_MS : VERIFY_MS);
@@ -175,6 +188,11 @@ async function setText(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11
     // the app took the EditableText call and left the field as it was (Firefox's HTML inputs)
     await typeIn('it ignored the AT-SPI EditableText call');
     now = await holds(VERIFY_MS);
+    if (now !== args.text && retype) {
+      // the call landed between the select-all and the typing (the field holds both): select all and type once more
+      await retype();
+      now = await holds(VERIFY_MS);
+    }
   }
   if (now !== args.text) unverified(`set_text on ${t.item.role} '${t.item.name}'`, `it holds ${JSON.stringify(now ?? '(unreadable)')}`);
   return { text: `set ${t.item.role} '${t.item.name}' to ${JSON.stringify(args.text.length > 80 ? `${args.text.slice(0, 80)}…` : args.text)} (verified: read back)`, via, verified: true, state: { text: args.text } };

@@ -4,6 +4,7 @@ import { workspaceField } from './common/fields.js';
 import { compositorOf, requireCapability } from './common/desktop.js';
 import { address, className, pair } from './common/output.js';
 import { sleep } from './common/pointer.js';
+import { pageState, readElements } from './common/elements.js';
 
 /**
  * A new window is settled when its geometry (and workspace, floating, fullscreen) stayed the same
@@ -48,6 +49,34 @@ export async function settleWindow(ctx: ToolContext, w: Window): Promise<{ windo
   return { window: cur, ms: Date.now() - t0, settled: true };
 }
 
+/** A command that opens a web address (a browser given a URL): its launch waits for the page to load. */
+const URL_ARG = /(^|\s)['"]?(https?|file):\/\//i;
+const PAGE_POLL_MS = 100;
+
+/**
+ * Wait until the launched window shows a web page that is no longer loading (its document not
+ * `busy`), at most `ms`: the page a browser was given is read right after the launch, not its
+ * half-loaded skeleton. `loaded` false when the time ran out (the page may never finish); null
+ * when the window exposes no page to wait for (no accessibility tree).
+ */
+async function waitPageLoad(ctx: ToolContext, address: string, ms: number): Promise<{ loaded: boolean; ms: number } | null> {
+  if (!ctx.services.has(Tokens.Accessibility)) return null;
+  const t0 = Date.now();
+  let seen = false;
+  for (;;) {
+    try {
+      const state = pageState((await readElements(ctx, address, { points: false })).items);
+      if (state === 'loaded') return { loaded: true, ms: Date.now() - t0 };
+      seen ||= state === 'loading';
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      // no tree yet (the engine builds it as the page comes): keep looking until the time is up
+    }
+    if (Date.now() - t0 >= ms) return seen ? { loaded: false, ms: Date.now() - t0 } : null;
+    await sleep(scaledMs(PAGE_POLL_MS, ctx.env), ctx.signal);
+  }
+}
+
 /** The application-family table's plan for this command (the command as given when no table is registered). */
 function planFor(ctx: ToolContext, command: string): LaunchPlan {
   if (!ctx.services.has(Tokens.AppFamilies)) return { command, env: {}, families: [], added: [] };
@@ -71,7 +100,7 @@ export const launchTool = defineTool({
   effect: 'open_world',
   background: { mode: 'no', note: 'a new window would open where the person works and take the focus: work in a private desk (desk: "private" or hypruse desk start) to launch apps the person does not see' },
   description:
-    'Start an application and wait for the window of that process (not any window) until its geometry is stable, so points read right after are right; optionally on a workspace (single-instance apps that open elsewhere are moved there). A splash or a first window the app replaces is skipped: the window that stays is returned, with dialogs open over it listed. When a single-instance app hands the request to its running instance, the window that instance opened (or changed) is returned and the note says so. Returns the window address, class, title, workspace and settled position and size.',
+    'Start an application and wait for the window of that process (not any window) until its geometry is stable, so points read right after are right; optionally on a workspace (single-instance apps that open elsewhere are moved there). A splash or a first window the app replaces is skipped: the window that stays is returned, with dialogs open over it listed. When a single-instance app hands the request to its running instance, the window that instance opened (or changed) is returned and the note says so. A command holding a web address (a browser and a URL) also waits, within wait_s, for the page to finish loading (its document no longer busy); the note says when it had not. Returns the window address, class, title, workspace and settled position and size.',
   input: z
     .object({
       command: fact(
@@ -125,7 +154,11 @@ export const launchTool = defineTool({
     }
     ctx.session.launched.add(r.window.address);
     const s = await settleWindow(ctx, r.window);
-    const w = s.window;
+    let w = s.window;
+    // a browser given a web address: answer once its page has loaded (its document no longer busy)
+    const page = URL_ARG.test(args.command) ? await waitPageLoad(ctx, w.address, waitMs) : null;
+    if (page) w = (await comp.snapshot(ctx.signal)).windows.find((x) => x.address === w.address) ?? w;
+    const loading = page && !page.loaded ? `the page was still loading after ${Math.round(page.ms / 100) / 10} s (wait_for idle waits for it longer)` : '';
     ctx.session.observed.set(w.address, { ...w.geometry });
     const moving = s.settled ? '' : `the window was still moving after ${Math.round(s.ms / 100) / 10}s; read its points again before acting`;
     const switches = plan.added.length ? `started with ${plan.added.join(', ')}` : '';
@@ -139,7 +172,7 @@ export const launchTool = defineTool({
       : '';
     const dialogs = (r.dialogs ?? []).filter((d) => d.address !== w.address);
     const over = dialogs.length ? `${dialogs.length === 1 ? 'a dialog is' : `${dialogs.length} dialogs are`} open over it: ${dialogs.map((d) => `${d.address} "${d.title}"`).join(', ')} (it may hold the keyboard: answer or close it first)` : '';
-    const note = [handed, r.note, replaced, over, switches, moving].filter(Boolean).join('; ');
+    const note = [handed, r.note, replaced, over, switches, moving, loading].filter(Boolean).join('; ');
     const data = {
       address: w.address, class: w.class, title: w.title, workspace: args.workspace && r.relocated ? args.workspace : w.workspace, pid: w.pid,
       at: w.positionUnknown === undefined ? [w.geometry.x, w.geometry.y] as [number, number] : null, size: [w.geometry.width, w.geometry.height] as [number, number],

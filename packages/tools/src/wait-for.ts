@@ -4,7 +4,7 @@ import {
   type EventSubscription, type ToolContext, type ToolResult, type WaitEvent,
 } from '@hypruse/core';
 import { compositorOf, requireCapability } from './common/desktop.js';
-import { elementArgs, readElements, resolveElement, type ElementRead } from './common/elements.js';
+import { elementArgs, pageState, readElements, resolveElement, type ElementRead } from './common/elements.js';
 import { sleep } from './common/pointer.js';
 import type { UiItem } from './common/ui-read.js';
 
@@ -212,8 +212,6 @@ async function waitElement(
 }
 
 /** What a read shows, as one string: any change in roles, names, values, states or boxes changes it. */
-/** Roles whose `busy` state says a page is still loading. */
-const BUSY_ROLES: ReadonlySet<string> = new Set(['document web', 'document frame']);
 
 function signature(r: ElementRead): string {
   return JSON.stringify(r.items.map((i) => [i.role, i.name, i.value ?? null, i.checked ?? null, i.clickable, i.focused ?? false, i.extents]));
@@ -233,7 +231,7 @@ async function waitIdle(ctx: ToolContext, args: { event: string; window: string;
   }
   async function pollIdle(): Promise<ToolResult> {
   // a page still loading is not idle: its document says `busy` until the load ends
-  const loading = (r: ElementRead) => r.items.some((i) => BUSY_ROLES.has(i.role) && i.states.includes('busy'));
+  const loading = (r: ElementRead) => pageState(r.items) === 'loading';
   let last = signature(await readElements(ctx, windowArg, { points: false }));
   since = Date.now();
   let busy = false;

@@ -177,6 +177,16 @@ export async function readElements(ctx: ToolContext, windowArg: string, opts: Re
   return r;
 }
 
+/** Roles of a web page's document, whose `busy` state says the page is still loading. */
+export const PAGE_ROLES: ReadonlySet<string> = new Set(['document web', 'document frame']);
+
+/** Whether a read holds a web page, and whether that page is still loading (its document busy). */
+export function pageState(items: ReadonlyArray<Pick<UiItem, 'role' | 'states'>>): 'none' | 'loading' | 'loaded' {
+  const docs = items.filter((i) => PAGE_ROLES.has(i.role));
+  if (docs.length === 0) return 'none';
+  return docs.some((i) => i.states.includes('busy')) ? 'loading' : 'loaded';
+}
+
 /** The elements a name or role is matched against: controls, labels attached to nothing, and named containers; labels that name a field are the field. */
 export function matchable(items: UiItem[], actionableOnly: boolean): UiItem[] {
   const labelIds = new Set(items.map((i) => i.labelledBy).filter((x): x is number => typeof x === 'number'));
