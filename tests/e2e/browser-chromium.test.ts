@@ -18,8 +18,9 @@ const LINKS = `<!doctype html><html><head><meta charset="utf-8"><title>Pick a co
 <div id="m" role="menu" hidden><div role="menuitem" tabindex="-1" onclick="document.title='Picked Green'">Green</div><div role="menuitem" tabindex="-1" onclick="document.title='Picked Red'">Red</div></div>
 <p><a href="/slow.html">Slow page</a></p>
 </body></html>`;
-// the head and heading at once, the rest 2.5 s later: the page shows while its document is still loading
-const SLOW = `<!doctype html><html><head><meta charset="utf-8"><title>Slow page</title></head><body><h1>Finally</h1>${' '.repeat(2048)}<!--rest--><button>Loaded button</button></body></html>`;
+// the page itself at once, its picture 2.5 s later: the document is shown but loading (busy) until then
+const SLOW = '<!doctype html><html><head><meta charset="utf-8"><title>Slow page</title></head><body><h1>Finally</h1><img src="/slow.svg" alt="Late picture" width="40" height="40"><button>Loaded button</button></body></html>';
+const PICTURE = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="teal"/></svg>';
 // a button the page's script adds 1.5 s after the load; clicking it retitles the page
 const LATE = `<!doctype html><html><head><meta charset="utf-8"><title>Late page</title></head><body><h1>Wait for it</h1>
 <script>setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Late button'; b.onclick = () => { document.title = 'Late clicked'; }; document.body.appendChild(b); }, 1500);</script>
@@ -69,7 +70,7 @@ describe.skipIf(!desk)('Chromium through the MCP server (stripped environment, f
   };
 
   beforeAll(async () => {
-    site = await startSite({ '/form.html': ORDER_FORM, '/form-slow.html': { body: ORDER_FORM, delayMs: 2500 }, '/late.html': LATE, '/links.html': LINKS, '/slow.html': { body: SLOW, restAfterMs: 2500 }, '/never.html': { body: '<!doctype html><html><head><title>Never</title></head><body><p>Half', never: true }, '/thanks.html': '<!doctype html><title>Terms</title>' });
+    site = await startSite({ '/form.html': ORDER_FORM, '/form-slow.html': { body: ORDER_FORM, delayMs: 2500 }, '/late.html': LATE, '/links.html': LINKS, '/slow.html': SLOW, '/slow.svg': { body: PICTURE, delayMs: 2500, type: 'image/svg+xml' }, '/never.html': { body: '<!doctype html><html><head><title>Never</title></head><body><p>Half', never: true }, '/thanks.html': '<!doctype html><title>Terms</title>' });
     home = freshHome();
     server = await startServerAsPerson(desk!, home);
   }, 60000);
@@ -204,13 +205,13 @@ describe.skipIf(!desk)('Chromium through the MCP server (stripped environment, f
     const before = site.gets.length;
     ok(await server.call('click_ui', { name: 'Slow page', role: 'link', window: w }));
     await waitFor(async () => site.gets.slice(before).some((g) => g.path === '/slow.html'), 15000, 'Chromium asked for the linked page');
-    // the page shows (its head came at once) while the rest of it is still on its way
+    // the page shows while its picture is still on its way
     await waitFor(async () => (await titleOf(w)).startsWith('Slow page'), 15000, 'the slow page shows');
     const idle = await server.call('wait_for', { event: 'idle', window: w, timeout_s: 20 });
     const ended = Date.now();
     ok(idle);
-    const get = site.gets.slice(before).find((g) => g.path === '/slow.html')!;
-    expect(get.sentAt, 'the slow page was sent before the wait ended').toBeDefined();
+    const get = site.gets.slice(before).find((g) => g.path === '/slow.svg')!;
+    expect(get?.sentAt, `the slow picture was sent before the wait ended: ${idle.text.join(' ')}`).toBeDefined();
     expect(ended).toBeGreaterThanOrEqual(get.sentAt!);
     const u = await server.call('ui', { window: w });
     ok(u);

@@ -34,12 +34,8 @@ export interface Site {
   close(): Promise<void>;
 }
 
-/**
- * A page and how it is served: `delayMs` before anything is sent; `restAfterMs`: the body up to
- * `<!--rest-->` at once and the rest that much later (the page is shown, still loading); `never`:
- * the body sent and the response never ended.
- */
-export type Page = string | { body: string; delayMs?: number; restAfterMs?: number; type?: string; never?: boolean };
+/** A page and how it is served: `delayMs` before anything is sent; `never`: the body sent and the response never ended. */
+export type Page = string | { body: string; delayMs?: number; type?: string; never?: boolean };
 
 /** A web server on 127.0.0.1 (a free port) serving `pages` by path; every POST is recorded. */
 export async function startSite(pages: Record<string, Page>): Promise<Site> {
@@ -81,15 +77,6 @@ export async function startSite(pages: Record<string, Page>): Promise<Site> {
       if (p.never) {
         // the head arrives, the rest never does: the page stays loading
         res.write(p.body);
-        return;
-      }
-      const cut = p.restAfterMs ? p.body.indexOf('<!--rest-->') : -1;
-      if (cut >= 0) {
-        res.write(p.body.slice(0, cut));
-        setTimeout(() => {
-          res.end(p.body.slice(cut));
-          get.sentAt = Date.now();
-        }, p.restAfterMs);
         return;
       }
       res.end(p.body);
