@@ -8,7 +8,7 @@
 // no elicitation is refused with the way on. The sealed requestState, driven by raw JSON-RPC lines:
 // altered, issued for another tool or other arguments, answered twice: refused, nothing clicked.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -16,7 +16,7 @@ import { scaledMs } from '@hypruse/core';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
+import { killFixture, launchFixture, requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import { BIN, startServer, type PersonAtHost, type Server, type TextBlock } from '../support/server.js';
 
 const desk = await requireDesktop();
@@ -95,8 +95,8 @@ function startRaw(extra: Record<string, string>) {
 
 const config = () => {
   const file = join(mkdtempSync(join(tmpdir(), 'hypruse-eras-')), 'hypruse.json');
-  // "Yes" counts as dangerous here, so a zenity question's Yes button needs the person
-  writeFileSync(file, JSON.stringify({ dangerous: { extra: ['Yes'] }, takeoverMs: 0, a11y: { timeoutMs: 10000 } }));
+  // "Yes" and "OK" count as dangerous here, so a zenity question's Yes and an entry's OK need the person
+  writeFileSync(file, JSON.stringify({ dangerous: { extra: ['Yes', 'OK'] }, takeoverMs: 0, a11y: { timeoutMs: 10000 } }));
   return { HYPRUSE_CONFIG: file };
 };
 
@@ -188,7 +188,7 @@ describe.skipIf(!desk)('both MCP protocol eras from the one built server (stdio)
       }
     }
     expect((await modern.call('wm', { action: 'close_window', target: addr })).isError).toBe(false);
-    await waitFor(async () => !(await windowOpen(addr)), 10000, 'the observed dialog to close');
+    await waitFor(async () => !(await windowOpen(addr)), scaledMs(10000), 'the observed dialog to close');
   }, 180000);
 
   it('a dangerous click asks the person on each era: declined, the dialog stays; allowed, it is clicked', async () => {
@@ -209,9 +209,34 @@ describe.skipIf(!desk)('both MCP protocol eras from the one built server (stdio)
       const yes = await s.call('click_ui', { name: 'Yes', window: addr });
       expect(yes.isError, `${name}: ${yes.text.join('\n')}`).toBe(false);
       expect(asked.length, name).toBe(before + 2);
-      await waitFor(async () => !(await windowOpen(addr)), 10000, `${name}: the dialog to close after Yes`);
+      await waitFor(async () => !(await windowOpen(addr)), scaledMs(10000), `${name}: the dialog to close after Yes`);
     }
   }, 120000);
+
+  it('2026: a sequence whose last step needs the person waits for the answer and runs once (the typing is not repeated)', async () => {
+    const app = await launchFixture('zenity-entry', { workspace: '4' });
+    try {
+      const addr = String(app.conId);
+      modernAnswer = true;
+      const before = modernAsked.length;
+      const r = await modern.call('sequence', {
+        steps: [
+          { op: 'click_ui', name: 'Name?', window: addr },
+          { op: 'keyboard', action: 'type', text: 'eras', window: addr },
+          { op: 'click_ui', name: 'OK', window: addr },
+        ],
+        then: 'none',
+      });
+      expect(r.isError, r.text.join('\n')).toBe(false);
+      expect(modernAsked.length).toBe(before + 1);
+      expect(modernAsked.at(-1)).toMatch(/"OK" actions can be hard to undo/);
+      // zenity prints what the field held when OK was pressed: typed once
+      await waitFor(async () => !(await windowOpen(addr)), scaledMs(10000), 'the entry to close after OK');
+      expect(readFileSync(app.stdout, 'utf8')).toBe('eras\n');
+    } finally {
+      await killFixture(app.pid).catch(() => undefined);
+    }
+  }, 90000);
 
   it('a 2026 host that declared no elicitation is refused with the way on, nothing clicked', async () => {
     const addr = await question(mute, 'mute');
@@ -242,13 +267,13 @@ describe.skipIf(!desk)('both MCP protocol eras from the one built server (stdio)
         () => 'answered',
         (e: unknown) => `rejected: ${String(e)}`,
       );
-      await waitFor(() => seen.length >= 1, 12000, `${name}: a progress report`);
+      await waitFor(() => seen.length >= 1, scaledMs(12000), `${name}: a progress report`);
       expect(seen[0], name).toMatch(/^waiting for window_open matching "eras-cancel-/);
-      await waitFor(() => sockets(pid) > base, 10000, `${name}: the wait to open its event stream`);
+      await waitFor(() => sockets(pid) > base, scaledMs(10000), `${name}: the wait to open its event stream`);
       const during = sockets(pid);
       ac.abort();
       expect(await pending, name).toMatch(/^rejected: .*abort/i);
-      await waitFor(() => sockets(pid) < during, 10000, `${name}: the cancelled wait to close its event stream`);
+      await waitFor(() => sockets(pid) < during, scaledMs(10000), `${name}: the cancelled wait to close its event stream`);
       const t = Date.now();
       expect((await s.call('desktop')).isError, name).toBe(false);
       expect(Date.now() - t, name).toBeLessThan(5000);
@@ -289,7 +314,7 @@ describe.skipIf(!desk)('both MCP protocol eras from the one built server (stdio)
       // the real answer clicks
       const done = (await raw.call('click_ui', args, { requestState: state, inputResponses: yes })).result as Record<string, unknown>;
       expect(done.isError, JSON.stringify(done)).toBeFalsy();
-      await waitFor(async () => !(await windowOpen(addr)), 10000, 'the dialog to close after the sealed Yes');
+      await waitFor(async () => !(await windowOpen(addr)), scaledMs(10000), 'the dialog to close after the sealed Yes');
       // the same state again: refused
       const again = (await raw.call('click_ui', args, { requestState: state, inputResponses: yes })).result as Record<string, unknown>;
       expect(again.isError).toBe(true);

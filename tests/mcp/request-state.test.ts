@@ -3,23 +3,23 @@
 import { describe, expect, it } from 'vitest';
 import { RequestStateSeal, argsDigest, canonicalJson, digest } from '@hypruse/core/mcp';
 
-const state = (tool = 'click_ui', args: Record<string, unknown> = { name: 'Delete', window: '7' }) => ({ tool, args: argsDigest(args), asking: digest('Allow it?'), approved: [digest('earlier')] });
+const state = (tool = 'click_ui', args: Record<string, unknown> = { name: 'Delete', window: '7' }) => ({ tool, args: argsDigest(args), asking: digest('Allow it?') });
 
 describe('requestState seal', () => {
-  it('opens once for its tool and arguments (in any key order), with what was approved', () => {
+  it('opens once for its tool and arguments (in any key order), naming the waiting call by its nonce', () => {
     const seal = new RequestStateSeal(60_000);
-    const s = seal.seal(state());
+    const { token: s, nonce } = seal.seal(state());
     const opened = seal.open(s, 'click_ui', { window: '7', name: 'Delete' });
-    expect(opened).toEqual({ ok: true, state: state() });
+    expect(opened).toEqual({ ok: true, state: state(), nonce });
     expect(seal.open(s, 'click_ui', { window: '7', name: 'Delete' })).toEqual({ ok: false, reason: expect.stringMatching(/already answered once/) });
   });
 
   it('refuses an altered, forged, foreign-key, other-tool, other-arguments or expired state', () => {
     let now = 1_000_000;
     const seal = new RequestStateSeal(60_000, { now: () => now });
-    const s = seal.seal(state());
+    const s = seal.seal(state()).token;
     const [body, mac] = s.split('.');
-    const forgedBody = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), approved: [digest('Allow it?')] })).toString('base64url');
+    const forgedBody = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), tool: 'act' })).toString('base64url');
     const args = { name: 'Delete', window: '7' };
     expect(seal.open(`${forgedBody}.${mac}`, 'click_ui', args)).toMatchObject({ ok: false, reason: expect.stringMatching(/altered/) });
     expect(seal.open(`${body}.${mac.slice(0, -2)}AA`, 'click_ui', args)).toMatchObject({ ok: false, reason: expect.stringMatching(/altered/) });

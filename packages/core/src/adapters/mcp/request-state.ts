@@ -3,8 +3,8 @@
  * `tools/call`: the client echoes it back with the person's answer, so it is attacker-controlled.
  * It is authenticated (HMAC-SHA256 under a key made for this process and never written anywhere),
  * bound to the tool and a digest of its arguments, expires, and is good for one answer only (its
- * nonce is spent when it is opened). It names questions by digest; what the person approved in
- * earlier rounds of the same call rides along, so a call that asks twice asks each question once.
+ * nonce is spent when it is opened). It names the question by digest and the waiting call by its
+ * nonce: the call itself stays where it asked, in this process, until the answer comes.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -15,8 +15,6 @@ export interface ConfirmState {
   args: string;
   /** Digest of the question this round asks. */
   asking: string;
-  /** Digests of the questions the person already approved in this call. */
-  approved: string[];
 }
 
 interface Sealed extends ConfirmState {
@@ -26,7 +24,7 @@ interface Sealed extends ConfirmState {
   exp: number;
 }
 
-export type OpenedState = { ok: true; state: ConfirmState } | { ok: false; reason: string };
+export type OpenedState = { ok: true; state: ConfirmState; nonce: string } | { ok: false; reason: string };
 
 const b64 = (b: Buffer) => b.toString('base64url');
 
@@ -65,10 +63,11 @@ export class RequestStateSeal {
     return createHmac('sha256', this.key).update(body).digest();
   }
 
-  seal(state: ConfirmState): string {
-    const sealed: Sealed = { v: 1, ...state, nonce: b64(randomBytes(12)), exp: this.now() + this.ttlMs };
+  /** The sealed text and its nonce (which names the waiting call). */
+  seal(state: ConfirmState): { token: string; nonce: string } {
+    const sealed: Sealed = { v: 1, tool: state.tool, args: state.args, asking: state.asking, nonce: b64(randomBytes(12)), exp: this.now() + this.ttlMs };
     const body = b64(Buffer.from(JSON.stringify(sealed), 'utf8'));
-    return `${body}.${b64(this.mac(body))}`;
+    return { token: `${body}.${b64(this.mac(body))}`, nonce: sealed.nonce };
   }
 
   /** Opens a state echoed for `tool` called with `args`; spends it. */
@@ -87,12 +86,12 @@ export class RequestStateSeal {
     }
     const now = this.now();
     for (const [n, exp] of this.spent) if (exp < now) this.spent.delete(n);
-    if (s.v !== 1 || typeof s.exp !== 'number' || typeof s.nonce !== 'string' || !Array.isArray(s.approved)) return { ok: false, reason: 'the requestState is not one this server issued' };
+    if (s.v !== 1 || typeof s.exp !== 'number' || typeof s.nonce !== 'string' || typeof s.asking !== 'string') return { ok: false, reason: 'the requestState is not one this server issued' };
     if (s.exp < now) return { ok: false, reason: `the requestState expired ${Math.round((now - s.exp) / 1000)} s ago (a confirmation is good for ${Math.round(this.ttlMs / 1000)} s)` };
     if (s.tool !== tool) return { ok: false, reason: `the requestState was issued for ${JSON.stringify(s.tool)}, not ${JSON.stringify(tool)}` };
     if (s.args !== argsDigest(args)) return { ok: false, reason: 'the requestState was issued for other arguments than this call has' };
     if (this.spent.has(s.nonce)) return { ok: false, reason: 'the requestState was already answered once (a confirmation is good for one call)' };
     this.spent.set(s.nonce, s.exp);
-    return { ok: true, state: { tool: s.tool, args: s.args, asking: s.asking, approved: s.approved.filter((a) => typeof a === 'string') } };
+    return { ok: true, state: { tool: s.tool, args: s.args, asking: s.asking }, nonce: s.nonce };
   }
 }

@@ -89,6 +89,96 @@ const confirmSchema = (message: string) => ({
   required: ['confirm'],
 });
 
+type Step = { kind: 'ask'; question: string } | { kind: 'done'; result: ToolResult } | { kind: 'failed'; error: unknown };
+
+/**
+ * A 2026-07-28 call that asked the person: it keeps running in this process, paused in its confirm
+ * callback, while the client relays the question and calls back with the answer. Each request that
+ * attends it gets its next step (another question, or the end), and lends it its cancellation and its
+ * progress. A question nobody answers in time is answered "cannot ask" (the call ends refused).
+ */
+class WaitingCall {
+  private readonly abort = new AbortController();
+  private onProgress: (message: string) => void = () => undefined;
+  private next: ((s: Step) => void) | null = null;
+  private queued: Step | null = null;
+  private pendingAnswer: ((answer: boolean | null) => void) | null = null;
+  private asked: string | null = null;
+  private expiry: NodeJS.Timeout | null = null;
+
+  constructor(start: (confirm: (message: string) => Promise<boolean | null>, signal: AbortSignal, progress: (message: string) => void) => Promise<ToolResult>) {
+    start(
+      (question) =>
+        new Promise<boolean | null>((resolve) => {
+          this.pendingAnswer = resolve;
+          this.asked = question;
+          this.emit({ kind: 'ask', question });
+        }),
+      this.abort.signal,
+      (m) => this.onProgress(m),
+    ).then(
+      (result) => this.emit({ kind: 'done', result }),
+      (error: unknown) => this.emit({ kind: 'failed', error }),
+    );
+  }
+
+  private emit(s: Step): void {
+    if (this.next) {
+      const n = this.next;
+      this.next = null;
+      n(s);
+    } else this.queued = s;
+  }
+
+  /** The next step, seen by the request now attending (its cancellation cancels the call). */
+  attend(signal: AbortSignal, progress: (message: string) => void): Promise<Step> {
+    if (this.expiry) clearTimeout(this.expiry);
+    this.expiry = null;
+    this.onProgress = progress;
+    const cancel = () => this.abort.abort(signal.reason);
+    if (signal.aborted) cancel();
+    signal.addEventListener('abort', cancel, { once: true });
+    let step: Promise<Step>;
+    if (this.queued) {
+      step = Promise.resolve(this.queued);
+      this.queued = null;
+    } else if (this.pendingAnswer && this.asked !== null) {
+      // the question is still open (the client came back without an answer): asked again
+      step = Promise.resolve({ kind: 'ask', question: this.asked });
+    } else {
+      step = new Promise<Step>((resolve) => {
+        this.next = resolve;
+      });
+    }
+    return step.finally(() => signal.removeEventListener('abort', cancel));
+  }
+
+  /** The person's answer to the question asked. */
+  answer(yes: boolean): void {
+    const r = this.pendingAnswer;
+    this.pendingAnswer = null;
+    this.asked = null;
+    r?.(yes);
+  }
+
+  /** Waits, named by `nonce`, for the next request; after `ttlMs` the question is dropped ("cannot ask"). */
+  park(nonce: string, ttlMs: number): void {
+    this.onProgress = () => undefined;
+    waitingCalls.set(nonce, this);
+    this.expiry = setTimeout(() => {
+      waitingCalls.delete(nonce);
+      const r = this.pendingAnswer;
+      this.pendingAnswer = null;
+      this.asked = null;
+      r?.(null);
+    }, ttlMs);
+    this.expiry.unref();
+  }
+}
+
+/** Calls waiting for the person's answer, by the nonce of the state sent with their question. */
+const waitingCalls = new Map<string, WaitingCall>();
+
 /** The per-request `_meta` envelope keys of the 2026-07-28 revision. */
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
@@ -169,68 +259,66 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
       };
     };
 
-    // 2026-07-28: what the person answered in earlier rounds of this call, read only from a state this process sealed
-    const approved: string[] = [];
-    let declined: string | null = null;
-    const rawState = ctx.mcpReq.requestState();
-    if (modern && rawState !== undefined) {
-      const opened = seal().open(rawState, name, args);
-      if (!opened.ok) {
-        return failure(new HypruseError('refused.request_state', `the confirmation state sent back is refused: ${opened.reason}; nothing was done`, { hint: 'call the tool again without requestState: the person is asked afresh' }));
-      }
-      approved.push(...opened.state.approved);
-      const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
-      if (answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true) approved.push(opened.state.asking);
-      else if (answer.kind === 'elicit') declined = opened.state.asking;
-      // no answer at all: the question is asked again
-    }
-    let asking: string | null = null;
-    let confirm: ((message: string) => Promise<boolean | null>) | undefined;
-    if (modern && canAsk) {
-      confirm = async (message) => {
-        const d = digest(message);
-        if (approved.includes(d)) return true;
-        if (declined === d) return false;
-        // refused for now (before anything was done); the client gets the question and calls again
-        asking ??= message;
-        return null;
-      };
-    } else if (!modern && canAsk) {
-      confirm = async (message) => {
-        const answer = await server.elicitInput({ message, requestedSchema: confirmSchema(message) }, { signal: ctx.mcpReq.signal });
-        return answer.action === 'accept' && answer.content?.confirm === true;
-      };
-    }
     try {
       const { pipeline, config: sessionConfig } = await ready();
       const limits = limitsOf(sessionConfig);
-      let r: ToolResult;
-      try {
-        r = await pipeline.call(name, args, {
-          signal: ctx.mcpReq.signal,
-          progress: (message) => {
-            if (progressToken === undefined) return;
-            void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: ++progressCount, message } }).catch(() => undefined);
-          },
-          confirm,
-          textBudget: toolTextBudget(limits),
-        });
-      } catch (err) {
-        const question: string | null = asking;
-        if (question === null) throw err;
-        const requestState = seal().seal({ tool: name, args: argsDigest(args), asking: digest(question), approved });
-        return inputRequired({ inputRequests: { [CONFIRM_KEY]: inputRequired.elicit({ message: question, requestedSchema: confirmSchema(question) }) }, requestState });
+      const progress = (notify: typeof ctx.mcpReq.notify) => (message: string) => {
+        if (progressToken === undefined) return;
+        void notify({ method: 'notifications/progress', params: { progressToken, progress: ++progressCount, message } }).catch(() => undefined);
+      };
+      const finish = (r: ToolResult) => {
+        const structuredContent = resultJson(r);
+        // a result that does not match the listed output schema is a bug: caught here (and by the tests), never shipped to the host
+        const tool = pipeline.registry.get(name);
+        const wrong = outputMismatch(tool, structuredContent);
+        if (wrong) throw new HypruseError('error.internal', `hypruse bug: the ${name} result does not match its output schema (${wrong})`);
+        const fitted = fitResult(name, contentOf(r), structuredContent, limits, { env: process.env, valid: (v) => outputMismatch(tool, v) === null });
+        return { content: fitted.content, structuredContent: fitted.structuredContent };
+      };
+
+      if (modern) {
+        // 2026-07-28: a question is answered in a later request; the call waits where it asked (nothing done
+        // twice), named by the nonce of the sealed state the client sends back with the answer
+        let run: WaitingCall;
+        const rawState = ctx.mcpReq.requestState();
+        if (rawState !== undefined) {
+          const opened = seal().open(rawState, name, args);
+          const waiting = opened.ok ? waitingCalls.get(opened.nonce) : undefined;
+          if (!opened.ok || !waiting) {
+            const why = opened.ok ? 'the call it answers is no longer waiting (its question expired, or the server restarted)' : opened.reason;
+            return failure(new HypruseError('refused.request_state', `the confirmation state sent back is refused: ${why}; nothing was done`, { hint: 'call the tool again without requestState: the person is asked afresh' }));
+          }
+          waitingCalls.delete(opened.nonce);
+          run = waiting;
+          const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
+          // no answer at all: the same question is asked again
+          if (answer.kind === 'elicit') run.answer(answer.action === 'accept' && answer.content?.confirm === true);
+        } else {
+          run = new WaitingCall((confirm, signal, onProgress) =>
+            pipeline.call(name, args, { signal, progress: onProgress, confirm: canAsk ? confirm : undefined, textBudget: toolTextBudget(limits) }),
+          );
+        }
+        const step = await run.attend(ctx.mcpReq.signal, progress(ctx.mcpReq.notify));
+        if (step.kind === 'done') return finish(step.result);
+        if (step.kind === 'failed') throw step.error;
+        const { token, nonce } = seal().seal({ tool: name, args: argsDigest(args), asking: digest(step.question) });
+        run.park(nonce, CONFIRM_TTL_MS);
+        return inputRequired({ inputRequests: { [CONFIRM_KEY]: inputRequired.elicit({ message: step.question, requestedSchema: confirmSchema(step.question) }) }, requestState: token });
       }
-      const structuredContent = resultJson(r);
-      // a result that does not match the listed output schema is a bug: caught here (and by the tests), never shipped to the host
-      const tool = pipeline.registry.get(name);
-      const wrong = outputMismatch(tool, structuredContent);
-      if (wrong) throw new HypruseError('error.internal', `hypruse bug: the ${name} result does not match its output schema (${wrong})`);
-      const fitted = fitResult(name, contentOf(r), structuredContent, limits, {
-        env: process.env,
-        valid: (v) => outputMismatch(tool, v) === null,
+
+      // a 2025 session: the question goes out as elicitation/create while the call waits, when the client can show it
+      const r = await pipeline.call(name, args, {
+        signal: ctx.mcpReq.signal,
+        progress: progress(ctx.mcpReq.notify),
+        confirm: canAsk
+          ? async (message) => {
+              const answer = await server.elicitInput({ message, requestedSchema: confirmSchema(message) }, { signal: ctx.mcpReq.signal });
+              return answer.action === 'accept' && answer.content?.confirm === true;
+            }
+          : undefined,
+        textBudget: toolTextBudget(limits),
       });
-      return { content: fitted.content, structuredContent: fitted.structuredContent };
+      return finish(r);
     } catch (err) {
       return failure(err);
     }
