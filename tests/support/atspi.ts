@@ -15,9 +15,9 @@ export interface AtspiNode {
   box?: [number, number, number, number];
 }
 
-/** An app's window tree as libatspi reads it (python3-gi Atspi as the desktop user): the tests' independent reader. */
-export async function atspi(pid: number): Promise<AtspiNode[]> {
-  const r = await harness(['exec', '--', '/usr/bin/python3', DUMP, String(pid)], 30000);
+/** An app's window tree (the window titled `title`, else its first) as libatspi reads it (python3-gi Atspi as the desktop user): the tests' independent reader. */
+export async function atspi(pid: number, title?: string): Promise<AtspiNode[]> {
+  const r = await harness(['exec', '--', '/usr/bin/python3', DUMP, String(pid), ...(title ? [title] : [])], 30000);
   expect(r.code, r.stderr).toBe(0);
   return r.stdout.trim().split('\n').map((l) => JSON.parse(l) as AtspiNode);
 }

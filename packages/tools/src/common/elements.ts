@@ -116,7 +116,8 @@ export function attachLabels(items: UiItem[]): void {
   const used = new Set<UiItem>();
   for (const f of items) {
     // GTK 3 names a combo box by its chosen item ("Red"): that is its value, its label names it
-    const combo = f.role === 'combo box' && f.value === undefined && f.name.trim() !== '';
+    // Qt 5 keeps the item chosen when it was first read as the name ("North" after South was chosen): a name that is one of its options is no name either
+    const combo = f.role === 'combo box' && f.name.trim() !== '' && (f.value === undefined || items.some((o) => o.up === f && o.name.trim() === f.name.trim()));
     if (!LABELLED_ROLES.has(f.role) || (f.name.trim() !== '' && !combo)) continue;
     const fe = f.extents;
     const fcy = fe.y + fe.height / 2;
@@ -134,7 +135,7 @@ export function attachLabels(items: UiItem[]): void {
     }
     if (best) {
       used.add(best.l);
-      if (combo) f.value = f.name.trim();
+      if (combo && f.value === undefined) f.value = f.name.trim();
       f.name = best.l.name.trim();
       f.labelledBy = -1 - labels.indexOf(best.l); // resolved to the label's id once ids are assigned
     }
