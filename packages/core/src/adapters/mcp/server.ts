@@ -153,6 +153,14 @@ class WaitingCall {
     return step.finally(() => signal.removeEventListener('abort', cancel));
   }
 
+  /** The question is not parked: answered "cannot ask" (the call ends refused, with its way on). */
+  dismiss(): void {
+    const r = this.pendingAnswer;
+    this.pendingAnswer = null;
+    this.asked = null;
+    r?.(null);
+  }
+
   /** The person's answer to the question asked. */
   answer(yes: boolean): void {
     const r = this.pendingAnswer;
@@ -178,6 +186,8 @@ class WaitingCall {
 
 /** Calls waiting for the person's answer, by the nonce of the state sent with their question. */
 const waitingCalls = new Map<string, WaitingCall>();
+/** At most this many questions wait at once (a client that asks and never answers cannot pile calls up). */
+const MAX_WAITING_CALLS = 16;
 
 /** The per-request `_meta` envelope keys of the 2026-07-28 revision. */
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
@@ -298,7 +308,12 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
             pipeline.call(name, args, { signal, progress: onProgress, confirm: canAsk ? confirm : undefined, textBudget: toolTextBudget(limits) }),
           );
         }
-        const step = await run.attend(ctx.mcpReq.signal, progress(ctx.mcpReq.notify));
+        let step = await run.attend(ctx.mcpReq.signal, progress(ctx.mcpReq.notify));
+        if (step.kind === 'ask' && waitingCalls.size >= MAX_WAITING_CALLS) {
+          // so many questions already wait for the person that this one is not parked: answered "cannot ask"
+          run.dismiss();
+          step = await run.attend(ctx.mcpReq.signal, progress(ctx.mcpReq.notify));
+        }
         if (step.kind === 'done') return finish(step.result);
         if (step.kind === 'failed') throw step.error;
         const { token, nonce } = seal().seal({ tool: name, args: argsDigest(args), asking: digest(step.question) });
