@@ -106,7 +106,7 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     expect((await swayNodes()).filter((n) => n.pid === pid).map((n) => String(n.id)), 'no question left open').toEqual([writer]);
   }, scaledMs(120000));
 
-  it('Calc: cells set by keyboard are read back one by one and as a range; the saved .ods holds them', async () => {
+  it('Calc: cells set by keyboard (and one chosen by a click) are read back one by one and as a range; the saved .ods holds them', async () => {
     // a new Calc window of the running LibreOffice (the request is handed over to it)
     const l = await server.call('launch', { command: 'libreoffice --calc', wait_s: 30 });
     expect(l.isError, l.text.join('\n')).toBe(false);
@@ -123,9 +123,16 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
       expect(g.isError, g.text.join('\n')).toBe(false);
       expect(g.data.text, name).toBe(want);
     }
+    // a cell chosen by a click (the pointer lands on the cell named: LibreOffice places its boxes below its menu bar)
+    const c = await server.call('click_ui', { name: 'C2', role: 'table cell', window: calc });
+    expect(c.isError, c.text.join('\n')).toBe(false);
+    const f2 = await server.call('keyboard', { action: 'type', text: '=B2*2\n', window: calc });
+    expect(f2.isError, f2.text.join('\n')).toBe(false);
+    const c2 = await server.call('get_text', { name: 'C2', role: 'table cell', window: calc });
+    expect(c2.data.text, 'C2 holds the formula\'s value').toBe('84');
     const range = await server.call('get_text', { role: 'table', window: calc });
     expect(range.isError, range.text.join('\n')).toBe(false);
-    expect(String(range.data.text).split('\n').slice(0, 3)).toEqual(['Fruit  Count', 'Apples  42', 'Pears  7']);
+    expect(String(range.data.text).split('\n').slice(0, 3)).toEqual(['Fruit  Count', 'Apples  42  84', 'Pears  7']);
 
     const m = await server.call('menu', { path: 'File > Save As', window: calc });
     expect(m.isError, m.text.join('\n')).toBe(false);
@@ -134,7 +141,8 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     expect(f.isError, f.text.join('\n')).toBe(false);
     await fileWritten(ods);
     const rows = [...unzipText(ods, 'content.xml').matchAll(/<table:table-row\b[^>]*>(.*?)<\/table:table-row>/g)].map((r) => xmlText(r[1]!, /<text:p>(.*?)<\/text:p>/g));
-    expect(rows.slice(0, 3)).toEqual([['Fruit', 'Count'], ['Apples', '42'], ['Pears', '7']]);
+    expect(rows.slice(0, 3)).toEqual([['Fruit', 'Count'], ['Apples', '42', '84'], ['Pears', '7']]);
+    expect(unzipText(ods, 'content.xml'), 'C2 is the formula typed').toMatch(/table:formula="of:=\[\.B2\]\*2"/);
     const w = await server.call('wm', { action: 'close_window', target: calc });
     expect(w.isError, w.text.join('\n')).toBe(false);
   }, scaledMs(150000));

@@ -8,6 +8,7 @@ import { brokenWindowExtents } from './app-families.js';
 import { Deadline, withDeadline } from './deadline.js';
 import { boxProblem, closedMenuBranch, collectElements, isSkeleton, mayBeListed, toElement } from './elements.js';
 import { ElementOps } from './element-ops.js';
+import { placeEmbeddedPanes } from './embedded-panes.js';
 import { placePopupItems } from './popup-extents.js';
 import { ChangeListener } from './change-listener.js';
 import { ReadReuse, type ReuseTicket } from './read-reuse.js';
@@ -556,6 +557,8 @@ export class AtspiAccessibility implements Accessibility {
         tree = await readTree();
       }
     }
+    // a root pane placed relative to the native container holding it (LibreOffice under GTK 3): moved into the window
+    if (tree) await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => placeEmbeddedPanes(tree.root, this.reader, d));
     // open menus are popup surfaces of their own: their items are placed by the popup's origin
     const unplaced = new Set<RawNode>();
     const popups = tree ? await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => placePopupItems(tree.root, this.ops, d, unplaced)) : undefined;
