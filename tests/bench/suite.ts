@@ -32,6 +32,7 @@ import { spawnServer } from './lib/stdio.js';
 import { toolkitRows } from './toolkits.js';
 import { benchMcp } from './mcp.js';
 import { benchOffice } from './office.js';
+import { browserRows } from './browsers.js';
 import { compileOneshot, startSimulator } from './lib/hyprland.js';
 import { SNAPSHOT_QUERIES, buildBatch } from '@hypruse/compositor-hyprland';
 
@@ -293,6 +294,7 @@ await row(
   { runs: few, warmup: 1 },
 );
 await toolkitRows({ session, env: sessionEnv, rows, row, fresh, runs: few, log });
+await browserRows({ session, env: sessionEnv, rows, row, fresh, runs: few, log });
 await session.dispose();
 await benchOffice({ rows, env: sessionEnv, log });
 
