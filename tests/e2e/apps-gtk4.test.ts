@@ -56,5 +56,14 @@ describe.skipIf(!desk)('GTK 4 + libadwaita (gnome-text-editor) through the MCP s
     await waitFor(() => existsSync(file) && readFileSync(file, 'utf8').length > 0, scaledMs(5000), 'the saved file');
     expect(readFileSync(file, 'utf8')).toBe('hello gtk4\n'); // the editor ends the file with one newline
     expect(alive(pid), 'gnome-text-editor survived menu and dialog').toBe(true);
+    // a path naming only the item: the primary menu is the level it did not name, and the answer says so
+    const again = await server.call('menu', { path: 'Save As' });
+    expect(again.isError, again.text.join('\n')).toBe(false);
+    expect(again.text[0]).toMatch(/activated menu Menu > Save As.*the primary menu, which the path did not name/);
+    await waitFor(async () => (await swayNodes()).some((n) => n.pid === pid && n.name === 'Save As'), scaledMs(5000), 'the Save As dialog');
+    const dialog = String((await swayNodes()).find((n) => n.pid === pid && n.name === 'Save As')!.id);
+    const cancel = await server.call('click_ui', { name: 'Cancel', window: dialog });
+    expect(cancel.isError, cancel.text.join('\n')).toBe(false);
+    await waitFor(async () => !(await swayNodes()).some((n) => String(n.id) === dialog), scaledMs(5000), 'the dialog to close');
   }, 90000);
 });
