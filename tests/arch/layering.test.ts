@@ -89,6 +89,12 @@ describe('architecture rules', () => {
     }
   });
 
+  it('the protocols-only compositor plugin stays small: at most 600 lines, the kit and the wire client carry the rest', () => {
+    const lines = src('compositor-wlroots').reduce((n, f) => n + readFileSync(f, 'utf8').split('\n').length - 1, 0);
+    expect(lines).toBeGreaterThan(100);
+    expect(lines).toBeLessThanOrEqual(600);
+  });
+
   it('core imports no other package of ours', () => {
     const bad = withRole('core').flatMap(src).filter((f) => importsOf(f).some((i) => /^@hypruse\/(?!core)|^hypruse$/.test(i)));
     expect(bad).toEqual([]);

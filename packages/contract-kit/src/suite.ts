@@ -187,12 +187,17 @@ export async function contractSuite(api: TestApi, allTargets: ContractTarget[], 
         const d = await x.c.snapshot();
         const w = win(d, s.address);
         expect(w, `window ${s.address} missing from the snapshot`).toBeDefined();
-        expect(w!.pid).toBe(s.pid);
+        // a compositor that reports no process for its windows says why (pidUnknown) and gives null, never a guess
+        if (w!.pidUnknown !== undefined) expect([w!.pid, w!.pidUnknown.length > 5]).toEqual([null, true]);
+        else expect(w!.pid).toBe(s.pid);
         expect(w!.class).toBe(s.appId);
         expect(w!.title).toBe(s.title);
         expect(d.workspaces.some((ws) => ws.id === w!.workspace)).toBe(true);
-        expect(w!.geometry.width).toBeGreaterThan(0);
-        expect(w!.geometry.height).toBeGreaterThan(0);
+        // a compositor that reports neither position nor size (positionUnknown, 0x0) gives nothing to check here
+        if (!(w!.positionUnknown !== undefined && w!.geometry.width === 0 && w!.geometry.height === 0)) {
+          expect(w!.geometry.width).toBeGreaterThan(0);
+          expect(w!.geometry.height).toBeGreaterThan(0);
+        }
         if (w!.visible) {
           const cx = w!.geometry.x + w!.geometry.width / 2;
           const cy = w!.geometry.y + w!.geometry.height / 2;

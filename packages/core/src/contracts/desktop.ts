@@ -49,6 +49,8 @@ export interface Window {
    * its x/y are not a position, and tools that need a point in the window refuse.
    */
   positionUnknown?: string;
+  /** Set when the compositor reports no process for the window: why (`pid` is then null). */
+  pidUnknown?: string;
   /** Compositor-specific extras (tags, shell, ...). */
   extra?: Record<string, unknown>;
 }

@@ -160,6 +160,12 @@ export class WaylandConnection {
     return id;
   }
 
+  /** Listen to an object the compositor created (a `new_id` in an event, such as a foreign toplevel handle). */
+  adopt(id: number, iface: string, handler: EventHandler): void {
+    this.interfaces.set(id, iface);
+    this.handlers.set(id, handler);
+  }
+
   /** Forget a client-destroyed object locally (the server confirms with delete_id). */
   forget(id: number): void {
     this.handlers.delete(id);
@@ -204,8 +210,14 @@ export class WaylandConnection {
   }
 
   close(): void {
-    if (!this.fatal) this.fatal = new HypruseError('error.wayland', 'the Wayland connection was closed by hypruse');
+    this.fail(new HypruseError('error.wayland', 'the Wayland connection was closed by hypruse'));
     this.transport.destroy();
+  }
+
+  /** Resolves with the error that ended the connection (at once when it already ended). */
+  whenFailed(): Promise<HypruseError> {
+    if (this.fatal) return Promise.resolve(this.fatal);
+    return new Promise((resolve) => this.failWaiters.add(resolve));
   }
 
   private onData(chunk: Buffer): void {
