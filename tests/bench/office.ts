@@ -90,6 +90,8 @@ export async function benchOffice(opts: { rows: Row[]; env: Record<string, strin
         await call('menu', { path: 'File > Save As', window: writer });
         await call('file_dialog', { path: join(out, name) });
       }
+      // the window names the .docx once LibreOffice is done with the save (a later launch would see that title change)
+      await until('the window to name the .docx', async () => ((await session.pipeline.call('desktop', {})).data?.windows as Array<{ address: string; title: string }>).some((x) => x.address === writer && /^report\.docx /.test(x.title)));
       await until('the .docx text', () => {
         try {
           return zipped(join(out, 'report.docx'), 'word/document.xml').includes('Quarterly report draft');
@@ -101,6 +103,7 @@ export async function benchOffice(opts: { rows: Row[]; env: Record<string, strin
     await task('LibreOffice Calc: six cells by keyboard, read back one by one and as a range, save .ods', async () => {
       const l = await call('launch', { command: 'libreoffice --calc', wait_s: 30 });
       const calc = String(l.data.address);
+      if (l.data.class !== 'libreoffice-calc') throw new Error(`launch answered ${String(l.data.class)} "${String(l.data.title)}", not the Calc window`);
       await call('keyboard', { action: 'key', keys: 'ctrl+Home', window: calc });
       await call('keyboard', { action: 'type', text: 'Fruit\tCount\nApples\t42\nPears\t7\n', window: calc });
       for (const name of ['A1', 'B1', 'A2', 'B2', 'A3', 'B3']) await call('get_text', { name, role: 'table cell', window: calc });
