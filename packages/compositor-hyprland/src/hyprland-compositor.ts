@@ -80,7 +80,10 @@ export class HyprlandCompositor implements Compositor {
     this.reader = new HyprlandEventReader(options.sockets.events, (raw) => this.resolveFullscreen(raw.data));
     this.inspector = options.inspector ?? procfsTable;
     this.knownVersion = options.version ?? null;
-    this.caps = new CapabilityTable('Hyprland', ALL_CAPS, { 'capture.toplevel': `${TOPLEVEL_CAPTURE}; this is ${this.knownVersion ?? 'an unknown version'}` });
+    this.caps = new CapabilityTable('Hyprland', ALL_CAPS, {
+      'capture.toplevel': `${TOPLEVEL_CAPTURE}; this is ${this.knownVersion ?? 'an unknown version'}`,
+      'launch.unseen': 'hypruse does not yet open windows on a special workspace of Hyprland for background mode (a new window would open where the person works and take the focus); work in a private desk (desk: "private")',
+    });
     const v = parseVersion(this.knownVersion);
     if (v && (v[0] > 0 || v[1] >= 54)) this.caps.grant('capture.toplevel');
   }
@@ -292,6 +295,7 @@ export class HyprlandCompositor implements Compositor {
    * workspace rule is moved there (the kit's launchAndPlace).
    */
   async launch(command: string, opts: LaunchOptions): Promise<LaunchResult> {
+    if (opts.unseen) throw this.caps.refuse('launch.unseen');
     if (!command.trim()) throw new UsageError('launch needs a command', { code: 'usage.arguments' });
     const workspace = opts.workspace ? validateWorkspace(opts.workspace) : undefined;
     const token = newLaunchToken();

@@ -62,6 +62,8 @@ const CAPS = new CapabilityTable('niri', ['layers', 'launch', 'fullscreen', 'flo
   binds: "niri IPC does not list the configured key bindings (they live in niri's KDL config only)",
   'bind.run': 'niri IPC does not list key bindings, so there is no bind to run; use the action itself',
   'capture.toplevel': 'niri implements no ext-foreign-toplevel image capture; capture the window region instead',
+  'launch.unseen':
+    "niri's IPC can neither create an output nor add a window rule at run time (open-on-workspace rules live in its KDL config), so a new window opens on the focused workspace and takes the focus; work in a private desk (desk: \"private\")",
 });
 
 /** The niri compositor over its JSON IPC (`$NIRI_SOCKET`). */
@@ -165,6 +167,7 @@ export class NiriCompositor implements Compositor {
    * requested workspace is applied by moving the window once it is open.
    */
   async launch(command: string, opts: LaunchOptions): Promise<LaunchResult> {
+    if (opts.unseen) throw CAPS.refuse('launch.unseen');
     if (!command.trim()) throw new UsageError('launch needs a command: the program and its arguments, as a shell command line');
     throwIfAborted(opts.signal);
     const target = opts.workspace ? resolveWorkspace(opts.workspace, await this.ipc.workspaces({ signal: opts.signal })) : null;

@@ -1,7 +1,7 @@
 import type {
   Bind, ChordRegistration, KeyCombo, CloseOutcome, Compositor, CompositorCapability, Cursor, Desktop, EventSubscription, LaunchOptions, LaunchResult, Point, Window,
 } from '@hypruse/core';
-import { CancelledError, HypruseError, NotFoundError, UsageError, launchAndPlace, startLaunch, closeAndConfirm } from '@hypruse/core';
+import { CancelledError, HypruseError, NotFoundError, UsageError, heldCommand, launchAndPlace, releaseHeld, startLaunch, closeAndConfirm, type UnseenPlace } from '@hypruse/core';
 import { swayCapabilities } from './capabilities.js';
 import { EventHub, EventQueue, listenForChord } from '@hypruse/core';
 import type { SwayEventName } from './ipc/message-types.js';
@@ -170,6 +170,7 @@ export class SwayCompositor implements Compositor {
     if (target && target !== SCRATCH_WORKSPACE) quoteWorkspace(target); // validate before anything starts
     if (opts.signal?.aborted) throw new CancelledError();
     const env = { ...(this.opts.baseEnv ?? process.env), ...(this.opts.launchEnv ?? {}), ...(opts.env ?? {}) };
+    if (opts.unseen) return this.launchUnseen(command, env, opts);
     return launchAndPlace(
       {
         subscribe: () => this.subscribe(),
@@ -180,6 +181,76 @@ export class SwayCompositor implements Compositor {
       },
       { workspace: target ?? undefined, timeoutMs: opts.timeoutMs, signal: opts.signal, stayMs: opts.stayMs, splash: opts.splash, program: opts.program },
     );
+  }
+
+  /** The agent's output and workspace (background mode), made at the first unseen launch and removed at dispose. */
+  private agent: { output: string; workspace: string } | null = null;
+
+  /**
+   * An output of the agent's own: a headless output (`create_output`) placed far from the person's
+   * outputs, so neither their screen nor their pointer reaches it, holding a workspace named for
+   * this server. Made once; sway keeps it until dispose unplugs it.
+   */
+  private async agentPlace(): Promise<{ output: string; workspace: string }> {
+    const outputs = async () => (await this.client.requestJson<Array<{ name: string; rect: { x: number; y: number; width: number; height: number }; current_workspace?: string | null }>>(SwayMessage.GET_OUTPUTS));
+    if (this.agent && (await outputs()).some((o) => o.name === this.agent!.output)) return this.agent;
+    const before = new Set((await outputs()).map((o) => o.name));
+    await this.command('create_output');
+    const now = await outputs();
+    const made = now.find((o) => !before.has(o.name));
+    if (!made) throw new HypruseError('error.compositor', 'sway accepted create_output but listed no new output', { hint: 'work in a private desk (desk: "private") instead' });
+    const right = Math.max(0, ...now.filter((o) => o.name !== made.name).map((o) => o.rect.x + o.rect.width));
+    const workspace = `hypruse-agent-${process.pid}`;
+    // a gap between it and the person's outputs: the pointer cannot cross into it
+    await this.command(`output ${made.name} position ${right + 10000} 0`);
+    const first = (await outputs()).find((o) => o.name === made.name)?.current_workspace;
+    if (first) await this.command(`rename workspace ${quoteWorkspace(first)} to ${quoteWorkspace(workspace)}`);
+    this.agent = { output: made.name, workspace };
+    return this.agent;
+  }
+
+  /**
+   * Background mode's launch: the window opens on the agent's workspace on its own output, never
+   * on the person's and without the focus. The command starts held; an `assign` rule for its pid
+   * is in place before it runs (sway gives a window mapped on a workspace other than the focused
+   * one no focus). A window of another pid (a compound command, a hand-off) is moved there once
+   * it appears, and the note says it showed where the person works first.
+   */
+  private async launchUnseen(command: string, env: NodeJS.ProcessEnv, opts: LaunchOptions): Promise<LaunchResult> {
+    const place = await this.agentPlace();
+    const target = quoteWorkspace(place.workspace);
+    let assigned: number | null = null;
+    const r = await launchAndPlace(
+      {
+        subscribe: () => this.subscribe(),
+        windows: async (signal) => (await this.snapshot(signal)).windows.map((w) => ({ address: w.address, pid: w.pid, class: w.class, title: w.title })),
+        start: async () => {
+          const started = await startLaunch(heldCommand(command), env);
+          const pid = started.child?.pid;
+          if (pid) {
+            try {
+              await this.command(`assign [pid=${pid}] workspace ${target}`);
+              assigned = pid;
+            } finally {
+              await releaseHeld(pid, env);
+            }
+          }
+          return started;
+        },
+        window: (address) => this.windowByAddress(address),
+        move: (address, workspace) => this.moveToWorkspace(address, workspace, true),
+      },
+      { workspace: place.workspace, timeoutMs: opts.timeoutMs, signal: opts.signal, stayMs: opts.stayMs, splash: opts.splash, program: opts.program },
+    );
+    const unseen: UnseenPlace = {
+      workspace: place.workspace,
+      output: place.output,
+      reveal: `the person brings it into view with hypruse wm move_window ADDRESS --workspace N (or swaymsg '[con_id=ADDRESS] move container to workspace N'); the agent's output ${place.output} is removed when hypruse stops (sway 1.8 and later; sway 1.7 has no command that removes an output, so it stays, empty of hypruse's windows only if they were closed)`,
+    };
+    const shown = r.relocated
+      ? `its window (pid ${r.window?.pid ?? '?'}, not the started ${assigned ?? 'process'}) opened on the workspace ${JSON.stringify(r.note?.match(/workspace "([^"]*)"/)?.[1] ?? '?')} first and was moved to the agent's workspace: the person may have seen it`
+      : undefined;
+    return { ...r, ...(shown ? { note: shown } : {}), unseen };
   }
 
   private async windowByAddress(address: string): Promise<Window | null> {
@@ -245,6 +316,12 @@ export class SwayCompositor implements Compositor {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     for (const r of [...this.chordRemovals]) await r();
+    if (this.agent) {
+      // its workspace (and any window still on it) moves to a hidden workspace of the person's outputs; nothing is focused
+      // sway 1.8+ removes a headless output (unplug); 1.7 has no such command (its disable leaves a headless output active)
+      await this.command(`output ${this.agent.output} unplug`).catch(() => this.command(`output ${this.agent!.output} disable`).catch(() => undefined));
+      this.agent = null;
+    }
     this.disposed = true;
     for (const q of [...this.subscriptions]) q.close();
     this.client.close();

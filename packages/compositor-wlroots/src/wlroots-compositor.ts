@@ -16,6 +16,7 @@ const CAPS = new CapabilityTable(NAME, ['focus', 'close', 'fullscreen', 'events'
   binds: `${NO_IPC} lists key bindings`,
   'bind.run': `${NO_IPC} runs a key binding`,
   launch: `${MANAGER} reports no pid, so a launched process cannot be told from its window; start the program with a plain command and find its window with desktop`,
+  'launch.unseen': `${MANAGER} reports no pid and ${NO_IPC} places a new window, so it cannot open one out of the person's sight; work in a private desk`,
   floating: `${NO_IPC} sets a window floating`,
   move: `${NO_IPC} moves a window between workspaces (ext-workspace-v1 is not read yet)`,
   workspace: `${NO_IPC} switches workspaces (ext-workspace-v1 is not read yet)`,
@@ -178,7 +179,7 @@ export class WlrootsCompositor implements Compositor {
   moveToWorkspace = async (): Promise<void> => Promise.reject(CAPS.refuse('move'));
   toggleFloating = async (): Promise<void> => Promise.reject(CAPS.refuse('floating'));
   moveCursor = async (): Promise<void> => Promise.reject(CAPS.refuse('cursor.set'));
-  launch = async (): Promise<LaunchResult> => Promise.reject(CAPS.refuse('launch'));
+  launch = async (_command: string, opts?: { unseen?: boolean }): Promise<LaunchResult> => Promise.reject(CAPS.refuse(opts?.unseen ? 'launch.unseen' : 'launch'));
   binds = async (): Promise<Bind[]> => Promise.reject(CAPS.refuse('binds'));
   runBind = async (): Promise<string> => Promise.reject(CAPS.refuse('bind.run'));
   locked = async (): Promise<boolean | null> => null;

@@ -470,6 +470,24 @@ export async function contractSuite(api: TestApi, allTargets: ContractTarget[], 
       },
     },
 
+    'C-LAUNCH-UNSEEN': {
+      async present(x) {
+        await restoreWorkspace(x);
+        const before = await x.c.snapshot();
+        const res = await x.c.launch(x.env.launchCommand, { unseen: true, timeoutMs: 12000 * SCALE });
+        expect(res.window, res.note ?? 'no window').not.toBeNull();
+        x.track(res.window!.address);
+        expect(res.unseen?.workspace).toEqual(expect.any(String));
+        const after = await x.c.snapshot();
+        expect(wsName(after, win(after, res.window!.address)!.workspace)).toBe(res.unseen!.workspace);
+        expect(after.activeWorkspace).toBe(before.activeWorkspace);
+        expect(after.activeWindow).toBe(before.activeWindow);
+      },
+      async absent({ c, env }) {
+        await expectUnsupported(c.launch(env.launchCommand, { unseen: true, timeoutMs: 1000 * SCALE }), 'launch()');
+      },
+    },
+
     'C-LAUNCH-SAME-CLASS-DECOY': {
       async present(x) {
         // the launched program opens its window late, so the decoy (same class and title, named like the program, another process) is listed first

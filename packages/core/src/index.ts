@@ -4,7 +4,7 @@ export type {
 } from './contracts/desktop.js';
 export type {
   Compositor, CompositorCapability, CompositorEnv, CompositorFactory, CompositorManifest, DetectResult, HeadlessSpec, EventSubscription, CloseOutcome,
-  LaunchOptions, LaunchResult, Bind, BindKeys, ChordRegistration,
+  LaunchOptions, LaunchResult, UnseenPlace, Bind, BindKeys, ChordRegistration,
 } from './contracts/compositor.js';
 export { launchWaitExtras } from './contracts/compositor.js';
 export type { Input, PointerButton, KeyCombo } from './contracts/input.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HypruseError, NotFoundError, Tokens, defineTool, describeExit, fact, launchEnvironment, result, scaledMs, type AppFamilies, type LaunchPlan, type ToolContext, type Window } from '@hypruse/core';
+import { HypruseError, NotFoundError, Tokens, UsageError, backgroundRefusal, defineTool, describeExit, fact, launchEnvironment, result, scaledMs, type AppFamilies, type LaunchPlan, type ToolContext, type Window } from '@hypruse/core';
 import { workspaceField } from './common/fields.js';
 import { compositorOf, requireCapability } from './common/desktop.js';
 import { address, className, pair } from './common/output.js';
@@ -98,7 +98,10 @@ export const launchTool = defineTool({
   name: 'launch',
   title: 'Launch an application',
   effect: 'open_world',
-  background: { mode: 'no', note: 'a new window would open where the person works and take the focus: work in a private desk (desk: "private" or hypruse desk start) to launch apps the person does not see' },
+  background: {
+    mode: 'a11y',
+    note: "the window opens on the agent's own workspace, out of the person's sight and without the focus (a workspace on an output made for the agent, removed when hypruse stops; the result names it); where the compositor cannot, it is refused with the compositor's reason: work in a private desk",
+  },
   description:
     'Start an application and wait for the window of that process (not any window) until its geometry is stable, so points read right after are right; optionally on a workspace (single-instance apps that open elsewhere are moved there). A splash or a first window the app replaces is skipped: the window that stays is returned, with dialogs open over it listed. When a single-instance app hands the request to its running instance, the window that instance opened (or changed) is returned and the note says so. A command holding a web address (a browser and a URL) also waits, within wait_s, for the page to finish loading (its document no longer busy); the note says when it had not. Returns the window address, class, title, workspace and settled position and size.',
   input: z
@@ -120,6 +123,14 @@ export const launchTool = defineTool({
   cli: { positional: ['command'], examples: ['hypruse launch foot --workspace 2', 'hypruse launch -- zenity --entry --text Name?'] },
   intent(args, ctx) {
     requireCapability(ctx, 'launch', 'launch');
+    if (ctx.config.background) {
+      const comp = compositorOf(ctx);
+      if (!comp.capabilities.has('launch.unseen')) {
+        throw backgroundRefusal(`launch would open a window where the person works and give it the focus: ${comp.unsupportedReason('launch.unseen')}`, 'work in a private desk (desk: "private" or hypruse desk start), where launched apps never reach the person\'s screen');
+      }
+      if (args.workspace) throw new UsageError('in background mode launch opens the window on the agent\'s own workspace: leave out workspace');
+      return { summary: `launch ${JSON.stringify(args.command)} on the agent's workspace, out of the person's sight`, input: 'none', seatless: true, command: args.command };
+    }
     return { summary: `launch ${JSON.stringify(args.command)}${args.workspace ? ` on workspace ${args.workspace}` : ''}`, input: 'none', command: args.command, ...(args.workspace ? { workspace: args.workspace } : {}) };
   },
   async handle(args, ctx) {
@@ -129,7 +140,7 @@ export const launchTool = defineTool({
     const env = { ...launchEnvironment(ctx.env, comp.displayName), ...plan.env };
     const stayMs = scaledMs(Math.max(STAY_MS, plan.stayMs ?? 0));
     const r = await comp.launch(plan.command, {
-      workspace: args.workspace, timeoutMs: waitMs, signal: ctx.signal, env, stayMs,
+      workspace: args.workspace, timeoutMs: waitMs, signal: ctx.signal, env, stayMs, ...(ctx.config.background ? { unseen: true } : {}),
       ...(plan.splash ? { splash: plan.splash } : {}), ...(plan.program ? { program: plan.program } : {}),
     });
     if (!r.window && r.candidates?.length) {
@@ -172,7 +183,8 @@ export const launchTool = defineTool({
       : '';
     const dialogs = (r.dialogs ?? []).filter((d) => d.address !== w.address);
     const over = dialogs.length ? `${dialogs.length === 1 ? 'a dialog is' : `${dialogs.length} dialogs are`} open over it: ${dialogs.map((d) => `${d.address} "${d.title}"`).join(', ')} (it may hold the keyboard: answer or close it first)` : '';
-    const note = [handed, r.note, replaced, over, switches, moving, loading].filter(Boolean).join('; ');
+    const unseen = r.unseen ? `opened on the agent's workspace ${JSON.stringify(r.unseen.workspace)}${r.unseen.output ? ` (output ${r.unseen.output})` : ''}, out of the person's sight and without the focus; ${r.unseen.reveal.replaceAll('ADDRESS', w.address)}` : '';
+    const note = [unseen, handed, r.note, replaced, over, switches, moving, loading].filter(Boolean).join('; ');
     const data = {
       address: w.address, class: w.class, title: w.title, workspace: args.workspace && r.relocated ? args.workspace : w.workspace, pid: w.pid,
       at: w.positionUnknown === undefined ? [w.geometry.x, w.geometry.y] as [number, number] : null, size: [w.geometry.width, w.geometry.height] as [number, number],

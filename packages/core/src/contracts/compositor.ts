@@ -18,6 +18,8 @@ export type CompositorCapability =
   | 'binds'
   | 'bind.run'
   | 'launch'
+  /** Background mode's launch: a new window opens where the person does not see it, without taking the focus. */
+  | 'launch.unseen'
   | 'fullscreen'
   | 'floating'
   | 'close'
@@ -64,6 +66,20 @@ export interface LaunchOptions {
   splash?: SplashSpec[];
   /** The file the command runs (absolute), when known: windows an already running instance of it opens meanwhile are a hand-off. */
   program?: string;
+  /**
+   * Background mode (capability `launch.unseen`): open the window where the person does not see it
+   * (an agent workspace on an output of its own, a special workspace) and without taking the focus.
+   */
+  unseen?: boolean;
+}
+
+/** Where an unseen launch put its window, and how the person brings it into view. */
+export interface UnseenPlace {
+  workspace: string;
+  /** The output made for the agent, when there is one. */
+  output: string | null;
+  /** One line: how the person brings the window into view. */
+  reveal: string;
 }
 
 export interface LaunchResult {
@@ -82,6 +98,8 @@ export interface LaunchResult {
   handoff?: { pid: number; to: 'window' | 'existing' };
   /** Two windows that could each be the answer (then `window` is null). */
   candidates?: Window[];
+  /** An unseen launch: where the window is. */
+  unseen?: UnseenPlace;
 }
 
 /**
