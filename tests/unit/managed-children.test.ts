@@ -7,7 +7,7 @@ import { Deadline } from '../../packages/a11y/src/deadline.js';
 import type { AtspiBus, CallSpec } from '../../packages/a11y/src/atspi-bus.js';
 
 /** A sheet of 16384 columns whose window shows rows 3..5 and columns 1..2 (0-based). */
-function sheetBus(count: number) {
+function sheetBus(count: number, columnZeroShows = false) {
   const asked: string[] = [];
   const bus = {
     async call(spec: CallSpec): Promise<unknown[]> {
@@ -16,7 +16,8 @@ function sheetBus(count: number) {
       switch (spec.member) {
         case 'Get': return [{ value: count }];
         case 'GetChildren': return [[[':1.5', '/small/0'], [':1.5', '/small/1']]];
-        case 'GetExtents': return [[10, 20, 300, 100]];
+        // the table, then cells: those of row 2 and column 0 lie above and left of it (scrolled out)
+        case 'GetExtents': return [spec.path === '/sheet' ? [10, 20, 300, 100] : /^\/cell\/2\//.test(spec.path) ? [40, 0, 80, 17] : /\/0$/.test(spec.path) ? [columnZeroShows ? -40 : -70, 40, 80, 17] : [40, 40, 80, 17]];
         case 'GetAccessibleAtPoint': return [[':1.5', body[0]! < 100 ? '/cell/3/1' : '/cell/5/2']];
         case 'GetIndexInParent': return [spec.path === '/cell/3/1' ? 3 * 16384 + 1 : 5 * 16384 + 2];
         case 'GetRowAtIndex': return [Math.floor(body[0]! / 16384)];
@@ -32,7 +33,7 @@ function sheetBus(count: number) {
 const table = { ref: { bus: ':1.5', path: '/sheet' }, states: ['manages-descendants', 'showing'], interfaces: ['Accessible', 'Component', 'Table'] };
 
 describe('children of a container that manages its descendants', () => {
-  it('a huge table: the cells it shows, row by row, never GetChildren', async () => {
+  it('a huge table: the cells it shows, row by row, never GetChildren (a row or column before the corner only if it shows)', async () => {
     const { bus, asked } = sheetBus(2 ** 31 - 1);
     const refs = await new TreeReader(bus).childRefs(table, new Deadline(2000, 'sheet'));
     expect(refs.map((r) => r.path)).toEqual(['/cell/3/1', '/cell/3/2', '/cell/4/1', '/cell/4/2', '/cell/5/1', '/cell/5/2']);
@@ -50,5 +51,11 @@ describe('children of a container that manages its descendants', () => {
     const { bus } = sheetBus(MANAGED_CHILDREN_MAX);
     const refs = await new TreeReader(bus).childRefs(table, new Deadline(2000, 'tree'));
     expect(refs.map((r) => r.path)).toEqual(['/small/0', '/small/1']);
+  });
+
+  it('a column the top-left point missed but that still shows in part is read too', async () => {
+    const { bus } = sheetBus(2 ** 31 - 1, true);
+    const refs = await new TreeReader(bus).childRefs(table, new Deadline(2000, 'sheet'));
+    expect(refs.map((r) => r.path)).toEqual(['/cell/3/0', '/cell/3/1', '/cell/3/2', '/cell/4/0', '/cell/4/1', '/cell/4/2', '/cell/5/0', '/cell/5/1', '/cell/5/2']);
   });
 });

@@ -241,6 +241,16 @@ export class TreeReader {
     };
     const [a, b] = await Promise.all([corner(box.x + inset, box.y + inset), corner(box.x + box.width - inset, box.y + box.height - inset)]);
     if (!a || !b || b.row < a.row || b.col < a.col) return [];
+    // a row or column before the top-left corner that still shows (partly, or the point missed it) is kept
+    const shows = async (row: number, col: number, side: 'left' | 'top'): Promise<boolean> => {
+      if (row < 0 || col < 0) return false;
+      const cell = toRef((await call(IFACE.Table, 'GetAccessibleAt', 'ii', [row, col]))[0]);
+      const e = cell ? await this.readExtents({ ref: cell, interfaces: ['Component'] }, deadline) : null;
+      if (!e || e.width <= 0 || e.height <= 0) return false;
+      return side === 'left' ? e.x + e.width > box.x + 1 && e.x < box.x + box.width : e.y + e.height > box.y + 1 && e.y < box.y + box.height;
+    };
+    for (let i = 0; i < 3 && (await shows(a.row, a.col - 1, 'left')); i++) a.col--;
+    for (let i = 0; i < 3 && (await shows(a.row - 1, a.col, 'top')); i++) a.row--;
     const cols = b.col - a.col + 1;
     const rows = Math.min(b.row - a.row + 1, Math.max(1, Math.floor(MANAGED_CHILDREN_MAX / cols)));
     const cells: Array<Promise<NodeRef | null>> = [];
