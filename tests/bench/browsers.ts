@@ -111,7 +111,8 @@ export async function browserRows(b: BrowserBench): Promise<void> {
 
   try {
     await task('launch chromium URL (a form sent 2.5 s late), fill 5 controls by label, 2 refused bad inputs, submit (the POST)', async () => {
-      const l = await call('launch', { command: `chromium --no-sandbox --user-data-dir=${profile} ${site.url('/form-slow.html')}`, wait_s: 30 });
+      // on workspace 1 (the first output, scale 1), beside the GTK fixture
+      const l = await call('launch', { command: `chromium --no-sandbox --user-data-dir=${profile} ${site.url('/form-slow.html')}`, workspace: '1', wait_s: 30 });
       pid = Number(l.data.pid);
       w = String(l.data.address);
       await call('ui', { window: w });
