@@ -220,6 +220,19 @@ describe.skipIf(!desk)('background mode beside a person at the seat', () => {
       const filled = await s2.call('act', { action: 'set_text', role: 'text', window: data.address, text: 'hidden work' });
       expect(filled.isError, filled.text.join('\n')).toBe(false);
       expect((await atspi(pid)).find((n) => n.role === 'text')?.text).toBe('hidden work');
+      // a screenshot and a zoom of the agent's window capture it where it is (its own output), switching nothing
+      const rect = (await swayNodes()).find((n) => String(n.id) === data.address)!.rect;
+      const shot = await s2.call('screenshot', { window: data.address });
+      expect(shot.isError, shot.text.join('\n')).toBe(false);
+      const meta = shot.data as { geometry: number[]; image: number[]; visible?: boolean };
+      // the window's content inside sway's rect of it (which adds its border)
+      const [gx, gy, gw, gh] = meta.geometry;
+      expect(gx >= rect.x && gy >= rect.y && gx + gw <= rect.x + rect.width && gy + gh <= rect.y + rect.height && gw >= rect.width - 8 && gh >= rect.height - 8, `${meta.geometry} in ${JSON.stringify(rect)}`).toBe(true);
+      expect(meta.image[0]).toBeGreaterThan(0);
+      const zoom = await s2.call('zoom', { x: rect.x + Math.floor(rect.width / 2), y: rect.y + Math.floor(rect.height / 2), window: data.address });
+      expect(zoom.isError, zoom.text.join('\n')).toBe(false);
+      expect((await swayNodes()).find((n) => n.focused)?.id).toBe(personCon);
+      expect(await visible()).toEqual(visibleBefore);
     } finally {
       if (pid) await killFixture(pid).catch(() => undefined);
       // stopped as a host stops it (SIGTERM), given the time its shutdown takes, not the SDK's 4 s before SIGKILL

@@ -13,7 +13,9 @@ export function assertCapturable(ctx: ToolContext, w: Window, frame?: Frame): vo
   if (w.visible) return;
   if (frame ? frame.source !== 'crop' : comp.capabilities.has('capture.toplevel')) return;
   throw new HypruseError('unsupported.capability', `window ${w.address} is not shown on any monitor, and ${comp.displayName} cannot capture a hidden window (${comp.unsupportedReason('capture.toplevel')})`, {
-    hint: `show it first (focus_window ${w.address}), then capture it`,
+    hint: ctx.config.background
+      ? 'in background mode nothing is brought into view for a capture: read it with ui or get_text, or ask the person to show it'
+      : `show it first (focus_window ${w.address}), then capture it`,
     data: { compositor: comp.id, capability: 'capture.toplevel' },
   });
 }
