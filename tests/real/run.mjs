@@ -39,7 +39,7 @@ const IS_ROOT = process.getuid?.() === 0;
 const CI = !!process.env.CI;
 const COMPOSITORS = ['hyprland', 'sway'];
 /** The contract target ids (tests/contract/targets/real-*.ts) of the guest's compositors. */
-const CONTRACT_TARGET = { hyprland: 'real-hyprland-0.57', sway: 'real-sway-1.12' };
+const CONTRACT_TARGET = { hyprland: 'real-hyprland-0.57', sway: 'real-sway-1.12,real-wlroots-sway-1.12' };
 
 // Nominal durations (seconds) on an idle machine of this project's kind; every one is
 // multiplied by the boot-measured scale. Boot to PID 1 is ~21 s under TCG.
