@@ -100,13 +100,13 @@ describe.skipIf(!desk)('sway plugin faults (real sway)', () => {
     try {
       expect(proxy.eventConnections).toBe(1);
       expect(proxy.dropEventConnections()).toBe(1);
-      const marker = await sub.next(3000);
+      const marker = await sub.next(scaledMs(3000));
       expect(marker).toMatchObject({ type: 'resync' });
       expect(proxy.eventConnections).toBe(1);
       const app = await launchFixture('foot', { args: ['-a', 'hypruse.faults', '-T', 'faults reconnect'] });
       try {
-        let ev = await sub.next(5000);
-        while (ev && !(ev.type === 'window_open' && ev.address === String(app.conId))) ev = await sub.next(5000);
+        let ev = await sub.next(scaledMs(5000));
+        while (ev && !(ev.type === 'window_open' && ev.address === String(app.conId))) ev = await sub.next(scaledMs(5000));
         expect(ev).toMatchObject({ type: 'window_open', address: String(app.conId), class: 'hypruse.faults', pid: app.pid });
       } finally {
         await killFixture(app.pid);
@@ -158,7 +158,7 @@ describe.skipIf(!desk)('a sway that exits mid-session (throwaway private sway)',
       let failure: unknown = null;
       try {
         for (;;) {
-          const ev = await sub.next(5000);
+          const ev = await sub.next(scaledMs(5000)); // the reconnect schedule is scaled too: an unscaled wait ran out first at load 20
           if (ev === null) break;
         }
       } catch (e) {
