@@ -25,6 +25,19 @@ export interface SwayCompositorOptions {
 }
 
 const SUBSCRIBED_EVENTS: readonly SwayEventName[] = ['window', 'workspace', 'binding', 'shutdown'];
+
+/** The agent's workspace in background mode is this prefix and the server's pid. */
+const AGENT_WORKSPACE_PREFIX = 'hypruse-agent-';
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** `output` events exist from sway 1.8 on; sway 1.7 refuses the name. */
 const OPTIONAL_EVENTS: readonly SwayEventName[] = ['output'];
 const WINDOW_HINT = 'Call desktop() and use a window\'s `address` as given.';
@@ -194,13 +207,26 @@ export class SwayCompositor implements Compositor {
   private async agentPlace(): Promise<{ output: string; workspace: string }> {
     const outputs = async () => (await this.client.requestJson<Array<{ name: string; rect: { x: number; y: number; width: number; height: number }; current_workspace?: string | null }>>(SwayMessage.GET_OUTPUTS));
     if (this.agent && (await outputs()).some((o) => o.name === this.agent!.output)) return this.agent;
+    const workspace = `${AGENT_WORKSPACE_PREFIX}${process.pid}`;
+    // sway before 1.8 cannot remove an output: the one a server that has ended made is taken over
+    // (its workspace still bears that server's pid), so they never pile up
+    const left = (await outputs()).find((o) => {
+      const ws = o.current_workspace ?? '';
+      if (!ws.startsWith(AGENT_WORKSPACE_PREFIX)) return false;
+      const owner = Number(ws.slice(AGENT_WORKSPACE_PREFIX.length));
+      return Number.isInteger(owner) && owner > 0 && owner !== process.pid && !pidAlive(owner);
+    });
+    if (left) {
+      await this.command(`rename workspace ${quoteWorkspace(left.current_workspace!)} to ${quoteWorkspace(workspace)}`);
+      this.agent = { output: left.name, workspace };
+      return this.agent;
+    }
     const before = new Set((await outputs()).map((o) => o.name));
     await this.command('create_output');
     const now = await outputs();
     const made = now.find((o) => !before.has(o.name));
     if (!made) throw new HypruseError('error.compositor', 'sway accepted create_output but listed no new output', { hint: 'work in a private desk (desk: "private") instead' });
     const right = Math.max(0, ...now.filter((o) => o.name !== made.name).map((o) => o.rect.x + o.rect.width));
-    const workspace = `hypruse-agent-${process.pid}`;
     // a gap between it and the person's outputs: the pointer cannot cross into it
     await this.command(`output ${made.name} position ${right + 10000} 0`);
     const first = (await outputs()).find((o) => o.name === made.name)?.current_workspace;
@@ -245,7 +271,7 @@ export class SwayCompositor implements Compositor {
     const unseen: UnseenPlace = {
       workspace: place.workspace,
       output: place.output,
-      reveal: `the person brings it into view with hypruse wm move_window ADDRESS --workspace N (or swaymsg '[con_id=ADDRESS] move container to workspace N'); the agent's output ${place.output} is removed when hypruse stops (sway 1.8 and later; sway 1.7 has no command that removes an output, so it stays, empty of hypruse's windows only if they were closed)`,
+      reveal: `the person brings it into view with hypruse wm move_window ADDRESS --workspace N (or swaymsg '[con_id=ADDRESS] move container to workspace N'); the agent's output ${place.output} is removed when hypruse stops (sway 1.8 and later; sway 1.7 has no command that removes an output, so it stays, empty of hypruse's windows only if they were closed, and the next background session takes it over instead of making another)`,
     };
     const shown = r.relocated
       ? `its window (pid ${r.window?.pid ?? '?'}, not the started ${assigned ?? 'process'}) opened on the workspace ${JSON.stringify(r.note?.match(/workspace "([^"]*)"/)?.[1] ?? '?')} first and was moved to the agent's workspace: the person may have seen it`
