@@ -323,4 +323,23 @@ describe.skipIf(!desk)('both MCP protocol eras from the one built server (stdio)
       await raw.close();
     }
   }, 90000);
+
+  it('the requestState expires with the confirmation time (mcp.confirmTimeoutS): answered after it, refused as expired and nothing is clicked', async () => {
+    const raw = startRaw({ ...cfg, HYPRUSE_CONFIRM_TIMEOUT_S: '2' });
+    try {
+      const addr = await question(modern, 'expired');
+      const args = { name: 'Yes', window: addr };
+      const first = (await raw.call('click_ui', args)).result as Record<string, unknown>;
+      expect(first.resultType, JSON.stringify(first)).toBe('input_required');
+      // the server's own clock decides: 3 s of wall time is past a 2 s confirmation however loaded the machine is
+      await new Promise((r) => setTimeout(r, 3000));
+      const late = (await raw.call('click_ui', args, { requestState: String(first.requestState), inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } })).result as Record<string, unknown>;
+      expect(late.isError, JSON.stringify(late)).toBe(true);
+      expect((late.content as TextBlock[])[0].text).toMatch(/the requestState expired \d+ s ago \(a confirmation is good for 2 s\)/);
+      expect((late._meta as Record<string, { code: string }>)['hypruse/error'].code).toBe('refused.request_state');
+      expect(await windowOpen(addr)).toBe(true);
+    } finally {
+      await raw.close();
+    }
+  }, 90000);
 });

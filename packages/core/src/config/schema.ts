@@ -159,6 +159,13 @@ export const ConfigSchema = z
           .max(100_000_000)
           .default(1_000_000)
           .describe('Most bytes of one serialized tool result; an inline image that would exceed it is saved as a file instead. 1 MB is Claude Desktop\'s limit.'),
+        confirmTimeoutS: z
+          .number()
+          .int()
+          .min(1)
+          .max(3600)
+          .default(600)
+          .describe('How long a confirmation asked of the person through a 2026-07-28 input_required stays open: the call waits that long for the answer, and the sealed requestState expires with it. Env: HYPRUSE_CONFIRM_TIMEOUT_S.'),
         http: z
           .object({
             host: z.string().default('127.0.0.1').describe('Address `hypruse serve --http` listens on. Anything but a loopback address exposes the seat to the network: prefer an SSH tunnel.'),

@@ -20,6 +20,8 @@ export interface ConfirmState {
 interface Sealed extends ConfirmState {
   v: 1;
   nonce: string;
+  /** How long it was good for, ms (the server's confirmTimeoutS when it was issued). */
+  ttl?: number;
   /** Expiry, ms since the epoch. */
   exp: number;
 }
@@ -64,8 +66,8 @@ export class RequestStateSeal {
   }
 
   /** The sealed text and its nonce (which names the waiting call). */
-  seal(state: ConfirmState): { token: string; nonce: string } {
-    const sealed: Sealed = { v: 1, tool: state.tool, args: state.args, asking: state.asking, nonce: b64(randomBytes(12)), exp: this.now() + this.ttlMs };
+  seal(state: ConfirmState, ttlMs = this.ttlMs): { token: string; nonce: string } {
+    const sealed: Sealed = { v: 1, tool: state.tool, args: state.args, asking: state.asking, nonce: b64(randomBytes(12)), exp: this.now() + ttlMs, ttl: ttlMs };
     const body = b64(Buffer.from(JSON.stringify(sealed), 'utf8'));
     return { token: `${body}.${b64(this.mac(body))}`, nonce: sealed.nonce };
   }
@@ -87,7 +89,7 @@ export class RequestStateSeal {
     const now = this.now();
     for (const [n, exp] of this.spent) if (exp < now) this.spent.delete(n);
     if (s.v !== 1 || typeof s.exp !== 'number' || typeof s.nonce !== 'string' || typeof s.asking !== 'string') return { ok: false, reason: 'the requestState is not one this server issued' };
-    if (s.exp < now) return { ok: false, reason: `the requestState expired ${Math.round((now - s.exp) / 1000)} s ago (a confirmation is good for ${Math.round(this.ttlMs / 1000)} s)` };
+    if (s.exp < now) return { ok: false, reason: `the requestState expired ${Math.round((now - s.exp) / 1000)} s ago (a confirmation is good for ${Math.round((typeof s.ttl === 'number' ? s.ttl : this.ttlMs) / 1000)} s)` };
     if (s.tool !== tool) return { ok: false, reason: `the requestState was issued for ${JSON.stringify(s.tool)}, not ${JSON.stringify(tool)}` };
     if (s.args !== argsDigest(args)) return { ok: false, reason: 'the requestState was issued for other arguments than this call has' };
     if (this.spent.has(s.nonce)) return { ok: false, reason: 'the requestState was already answered once (a confirmation is good for one call)' };

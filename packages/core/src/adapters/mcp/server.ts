@@ -74,7 +74,7 @@ function contentOf(r: ToolResult, prefix?: string): Content[] {
   return out;
 }
 
-/** How long a confirmation asked through a 2026-07-28 `input_required` may wait for the person's answer. */
+/** How long a confirmation asked through a 2026-07-28 `input_required` may wait for the person's answer, unless config mcp.confirmTimeoutS says otherwise. */
 export const CONFIRM_TTL_MS = 10 * 60_000;
 let confirmSeal: RequestStateSeal | null = null;
 /** One seal per process: its key is made here, kept in memory only, and shared by every MCP server (HTTP sessions too). */
@@ -316,8 +316,9 @@ export async function createMcpServer(opts: McpServerOptions): Promise<Server> {
         }
         if (step.kind === 'done') return finish(step.result);
         if (step.kind === 'failed') throw step.error;
-        const { token, nonce } = seal().seal({ tool: name, args: argsDigest(args), asking: digest(step.question) });
-        run.park(nonce, CONFIRM_TTL_MS);
+        const ttlMs = sessionConfig.mcp.confirmTimeoutS * 1000;
+        const { token, nonce } = seal().seal({ tool: name, args: argsDigest(args), asking: digest(step.question) }, ttlMs);
+        run.park(nonce, ttlMs);
         return inputRequired({ inputRequests: { [CONFIRM_KEY]: inputRequired.elicit({ message: step.question, requestedSchema: confirmSchema(step.question) }) }, requestState: token });
       }
 
