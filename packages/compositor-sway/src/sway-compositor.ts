@@ -29,15 +29,6 @@ const SUBSCRIBED_EVENTS: readonly SwayEventName[] = ['window', 'workspace', 'bin
 /** The agent's workspace in background mode is this prefix and the server's pid. */
 const AGENT_WORKSPACE_PREFIX = 'hypruse-agent-';
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** `output` events exist from sway 1.8 on; sway 1.7 refuses the name. */
 const OPTIONAL_EVENTS: readonly SwayEventName[] = ['output'];
 const WINDOW_HINT = 'Call desktop() and use a window\'s `address` as given.';
@@ -196,29 +187,29 @@ export class SwayCompositor implements Compositor {
     );
   }
 
-  /** The agent's output and workspace (background mode), made at the first unseen launch and removed at dispose. */
-  private agent: { output: string; workspace: string } | null = null;
+  /** The agent's output (if it has one) and workspace (background mode), made at the first unseen launch. */
+  private agent: { output: string | null; workspace: string } | null = null;
+
+  /** Whether this sway removes a headless output (`output NAME unplug`, sway 1.8 and later). */
+  private async unplugs(): Promise<boolean> {
+    const v = await this.client.requestJson<SwayVersion>(SwayMessage.GET_VERSION);
+    return v.major > 1 || (v.major === 1 && v.minor >= 8);
+  }
 
   /**
-   * An output of the agent's own: a headless output (`create_output`) placed far from the person's
-   * outputs, so neither their screen nor their pointer reaches it, holding a workspace named for
-   * this server. Made once; sway keeps it until dispose unplugs it.
+   * Where the agent's windows go. On sway 1.8 and later an output of the agent's own: a headless
+   * output (`create_output`) placed far from the person's outputs, so neither their screen nor their
+   * pointer reaches it, holding a workspace named for this server; unplugged at dispose. sway 1.7
+   * cannot remove an output (`disable` leaves a headless one active), and a leftover output would
+   * widen the person's layout for good: there the agent's workspace is a hidden one of the person's
+   * outputs, never shown unless the person switches to it.
    */
-  private async agentPlace(): Promise<{ output: string; workspace: string }> {
+  private async agentPlace(): Promise<{ output: string | null; workspace: string }> {
     const outputs = async () => (await this.client.requestJson<Array<{ name: string; rect: { x: number; y: number; width: number; height: number }; current_workspace?: string | null }>>(SwayMessage.GET_OUTPUTS));
-    if (this.agent && (await outputs()).some((o) => o.name === this.agent!.output)) return this.agent;
+    if (this.agent && (this.agent.output === null || (await outputs()).some((o) => o.name === this.agent!.output))) return this.agent;
     const workspace = `${AGENT_WORKSPACE_PREFIX}${process.pid}`;
-    // sway before 1.8 cannot remove an output: the one a server that has ended made is taken over
-    // (its workspace still bears that server's pid), so they never pile up
-    const left = (await outputs()).find((o) => {
-      const ws = o.current_workspace ?? '';
-      if (!ws.startsWith(AGENT_WORKSPACE_PREFIX)) return false;
-      const owner = Number(ws.slice(AGENT_WORKSPACE_PREFIX.length));
-      return Number.isInteger(owner) && owner > 0 && owner !== process.pid && !pidAlive(owner);
-    });
-    if (left) {
-      await this.command(`rename workspace ${quoteWorkspace(left.current_workspace!)} to ${quoteWorkspace(workspace)}`);
-      this.agent = { output: left.name, workspace };
+    if (!(await this.unplugs())) {
+      this.agent = { output: null, workspace };
       return this.agent;
     }
     const before = new Set((await outputs()).map((o) => o.name));
@@ -271,7 +262,11 @@ export class SwayCompositor implements Compositor {
     const unseen: UnseenPlace = {
       workspace: place.workspace,
       output: place.output,
-      reveal: `the person brings it into view with hypruse wm move_window ADDRESS --workspace N (or swaymsg '[con_id=ADDRESS] move container to workspace N'); the agent's output ${place.output} is removed when hypruse stops (sway 1.8 and later; sway 1.7 has no command that removes an output, so it stays, empty of hypruse's windows only if they were closed, and the next background session takes it over instead of making another)`,
+      reveal: `the person brings it into view with hypruse wm move_window ADDRESS --workspace N (or swaymsg '[con_id=ADDRESS] move container to workspace N')${
+        place.output
+          ? `; the agent's output ${place.output} is removed when hypruse stops`
+          : `; this sway (before 1.8) cannot remove an output, so instead of an output of its own the agent's workspace is a hidden one of the person's outputs (switching to ${place.workspace} shows it), and a screenshot of the window needs toplevel capture`
+      }`,
     };
     const shown = r.relocated
       ? `its window (pid ${r.window?.pid ?? '?'}, not the started ${assigned ?? 'process'}) opened on the workspace ${JSON.stringify(r.note?.match(/workspace "([^"]*)"/)?.[1] ?? '?')} first and was moved to the agent's workspace: the person may have seen it`
@@ -342,12 +337,11 @@ export class SwayCompositor implements Compositor {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     for (const r of [...this.chordRemovals]) await r();
-    if (this.agent) {
+    if (this.agent?.output) {
       // its workspace (and any window still on it) moves to a hidden workspace of the person's outputs; nothing is focused
-      // sway 1.8+ removes a headless output (unplug); 1.7 has no such command (its disable leaves a headless output active)
-      await this.command(`output ${this.agent.output} unplug`).catch(() => this.command(`output ${this.agent!.output} disable`).catch(() => undefined));
-      this.agent = null;
+      await this.command(`output ${this.agent.output} unplug`).catch(() => undefined);
     }
+    this.agent = null;
     this.disposed = true;
     for (const q of [...this.subscriptions]) q.close();
     this.client.close();
