@@ -79,6 +79,38 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     expect(nodes.find((n) => String(n.id) === writer)?.focused, 'the document window has the focus again').toBe(true);
   }, scaledMs(120000));
 
+  it('Writer: ui lists each menu of the menu bar once, where libatspi shows it (not the 0-high copy LibreOffice keeps in its pane)', async () => {
+    const u = await server.call('ui', { window: writer });
+    expect(u.isError, u.text.join('\n')).toBe(false);
+    const listed = (u.data.elements as Array<{ role: string; name: string; x: number; y: number }>).filter((e) => e.role === 'menu');
+    // libatspi: the menu bars and the menus right below each (its dump is in tree order, with depths)
+    const tree = await atspi(pid, 'Untitled 1 - LibreOffice Writer');
+    const bars: Array<{ box: [number, number, number, number]; menus: Array<{ name: string; box: [number, number, number, number] }> }> = [];
+    tree.forEach((n, i) => {
+      if (n.role !== 'menu bar' || !n.box) return;
+      const depth = (n as { depth?: number }).depth ?? 0;
+      const menus: Array<{ name: string; box: [number, number, number, number] }> = [];
+      for (let j = i + 1; j < tree.length && ((tree[j] as { depth?: number }).depth ?? 0) > depth; j++) {
+        if (((tree[j] as { depth?: number }).depth ?? 0) === depth + 1 && tree[j]!.role === 'menu') menus.push({ name: tree[j]!.name, box: tree[j]!.box! });
+      }
+      bars.push({ box: n.box, menus });
+    });
+    const shown = bars.filter((b) => b.box[3] > 0 && b.menus.length > 0);
+    expect(shown.length, 'one menu bar with a height').toBe(1);
+    const names = shown[0]!.menus.map((m) => m.name);
+    expect(names.slice(0, 2)).toEqual(['File', 'Edit']);
+    expect(bars.some((b) => b.box[3] === 0 && b.menus.map((m) => m.name).join() === names.join()), 'LibreOffice keeps a copy of its menus in a menu bar 0 px high').toBe(true);
+    expect(listed.map((e) => e.name), 'each menu once, in order').toEqual(names);
+    // each listed menu's point lies on the menu libatspi shows (window-relative box + the window's place in sway)
+    const node = (await swayNodes()).find((n) => String(n.id) === writer)!;
+    const [wx, wy] = [node.rect.x + (node.window_rect?.x ?? 0), node.rect.y + (node.window_rect?.y ?? 0)];
+    for (const e of listed) {
+      const box = shown[0]!.menus.find((m) => m.name === e.name)!.box;
+      const [x, y] = [e.x - wx, e.y - wy];
+      expect(x >= box[0] && x < box[0] + box[2] && y >= box[1] && y < box[1] + box[3], `${e.name} at (${x},${y}) inside ${box.join(',')}`).toBe(true);
+    }
+  }, scaledMs(60000));
+
   it('Writer: saves through menu File > Save As and file_dialog as .odt, then as .docx (the keep-format question answered)', async () => {
     const m = await server.call('menu', { path: 'File > Save As', window: writer });
     expect(m.isError, m.text.join('\n')).toBe(false);

@@ -41,10 +41,24 @@ export interface AppFamily {
   /** Names its toolkit gives unlabelled widgets (their class: "GtkMenuButton"), regular expression sources: not names a person would use. */
   widgetClassNames?: string[];
   /**
-   * Toolkit versions (Application.Version, regular expression source) whose WINDOW-relative
-   * extents are wrong: their SCREEN extents less the window's own SCREEN origin are read instead.
+   * How the boxes its apps report over AT-SPI are put right (the one extents fix of an application;
+   * see extents-fix.ts), for the toolkit versions `versions` matches (Application.Version, regular
+   * expression source; every version when absent):
+   * - `screen-less-origin`: its WINDOW extents are wrong; its SCREEN extents less the window's own
+   *   SCREEN origin are read instead;
+   * - `embedded-pane`: a root pane held by a native container reports its boxes, and every box below
+   *   it, relative to that container; the pane's branch is moved by the container's origin.
+   * (A web engine's surface inset is in web-engines.ts, WebEngine.surfaceInset.)
    */
-  brokenWindowExtents?: string;
+  extentsFix?: { fix: 'screen-less-origin' | 'embedded-pane'; versions?: string };
+  /**
+   * Its own menu bar stays in the tree as a child of its root pane, with a box of no height, beside the
+   * native menu bar that shows the same menus (LibreOffice under GTK 3): that copy is left out of every
+   * read with its menus, so each menu is listed once (the one a click reaches).
+   */
+  shadowMenuBar?: boolean;
+  /** Names its processes give their application object on the accessibility bus (the root's Name), where the toolkit name does not tell the family. */
+  atspiApps?: string[];
   /**
    * The question the app asks after a Save in a format not its own (regular expression sources: the
    * window's class and title, and the button that keeps the chosen format): file_dialog answers it,
@@ -93,7 +107,7 @@ export const APP_FAMILIES: readonly AppFamily[] = [
     env: { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1', QT_ACCESSIBILITY: '1' },
     // Qt 5.15.8 answers GetExtents(WINDOW) with y equal to x and the height running to the bottom
     // edge (featherpad's toolbar button Save: (70, 70, 32, -15); SCREEN, window-relative on Wayland: (70, 24, 32, 31))
-    brokenWindowExtents: '^5\\.',
+    extentsFix: { fix: 'screen-less-origin', versions: '^5\\.' },
     facts:
       'Without XDG_SESSION_TYPE=wayland Qt 5 picks xcb, finds no X display and aborts within half a second. With it (and qtwayland5 / qt6-wayland installed) it runs on Wayland; QT_QPA_PLATFORM is left unset so an app without the Wayland plugin still falls back to Xwayland.',
   },
@@ -113,7 +127,14 @@ export const APP_FAMILIES: readonly AppFamily[] = [
     title: 'LibreOffice (Writer, Calc, Impress...)',
     binaries: ['libreoffice', 'soffice', 'soffice.bin', 'lowriter', 'localc', 'loimpress', 'lodraw', 'lomath', 'lobase'],
     desktopIds: ['libreoffice-writer', 'libreoffice-calc', 'libreoffice-startcenter', 'soffice'],
+    // with its GTK 3 plugin LibreOffice registers as toolkit "gtk" (7.4: 3.24.38) and application "soffice"
     atspiToolkit: ['VCL'],
+    atspiApps: ['soffice'],
+    // 7.4 under GTK 3: its root pane lies in a GTK panel under the GTK menu bar (y 26) but reports
+    // itself at 0,0 with the panel's size, and every box below it relative to that panel
+    extentsFix: { fix: 'embedded-pane' },
+    // 7.4 under GTK 3: VCL's menu bar (File...Help, at 0,0 in the pane, its own box 1276x0) beside the GTK one
+    shadowMenuBar: true,
     splash: [{ class: '^soffice$', title: '^LibreOffice( [0-9.]+)?$' }],
     // the first-start "Tip of the Day" opens a second or more after the document window
     stayMs: 2500,
@@ -142,9 +163,19 @@ export const APP_FAMILIES: readonly AppFamily[] = [
   },
 ];
 
-/** Whether an app of this toolkit (Application.ToolkitName) and version gives wrong WINDOW extents (AppFamily.brokenWindowExtents). */
-export function brokenWindowExtents(toolkit: string, version: string, table: readonly AppFamily[] = APP_FAMILIES): boolean {
-  return table.some((f) => f.atspiToolkit?.includes(toolkit) && f.brokenWindowExtents !== undefined && new RegExp(f.brokenWindowExtents).test(version));
+/**
+ * The family of an application known by its toolkit (Application.ToolkitName) and the name of its
+ * application object: by the application's name first (LibreOffice registers as "gtk" under its GTK 3
+ * plugin), else by its toolkit; null when none.
+ */
+export function familyOfApp(app: { toolkit: string; name: string }, table: readonly AppFamily[] = APP_FAMILIES): AppFamily | null {
+  return table.find((f) => f.atspiApps?.includes(app.name)) ?? table.find((f) => f.atspiToolkit?.includes(app.toolkit)) ?? null;
+}
+
+/** The extents fix of an application (AppFamily.extentsFix, when its toolkit version is one it applies to), or null. */
+export function extentsFixFamily(app: { toolkit: string; version: string; name: string }, table: readonly AppFamily[] = APP_FAMILIES): AppFamily['extentsFix'] | null {
+  const x = familyOfApp(app, table)?.extentsFix;
+  return x && (x.versions === undefined || new RegExp(x.versions).test(app.version)) ? x : null;
 }
 
 const WIDGET_CLASS_NAMES = APP_FAMILIES.flatMap((f) => f.widgetClassNames ?? []).map((re) => new RegExp(re));

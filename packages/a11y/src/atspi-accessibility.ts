@@ -3,19 +3,18 @@ import {
   type A11yElement, type A11yOption, type Rect, type A11yReadOptions, type A11yReadResult, type A11yWindowQuery, type Accessibility, type Logger,
 } from '@hypruse/core';
 import { AtspiBus, isGoneError, isMissingInterfaceError, type BusSignal } from './atspi-bus.js';
-import { ATSPI_REGISTRY, ATSPI_ROOT_PATH, COORD_TYPE_SCREEN, IFACE, Role, decodeStates } from './atspi-constants.js';
-import { brokenWindowExtents } from './app-families.js';
+import { ATSPI_REGISTRY, ATSPI_ROOT_PATH, IFACE, Role, decodeStates } from './atspi-constants.js';
 import { Deadline, withDeadline } from './deadline.js';
 import { boxProblem, closedMenuBranch, collectElements, isSkeleton, mayBeListed, toElement } from './elements.js';
 import { ElementOps } from './element-ops.js';
-import { placeEmbeddedPanes } from './embedded-panes.js';
 import { placePopupItems } from './popup-extents.js';
+import { dropShadowMenuBars } from './shadow-menus.js';
 import { ChangeListener } from './change-listener.js';
 import { ReadReuse, type ReuseTicket } from './read-reuse.js';
 import { TreeReader, isPasswordAttrs, nodeFromCacheItem, type CacheItems, type NodeRef, type RawNode } from './tree-reader.js';
 import { hasWindowTitled, pickWindow } from './window-matcher.js';
 import { DocumentText } from './document-text.js';
-import { engineOfClass, engineOfToolkit, evenInset, type WebEngine } from './web-engines.js';
+import { engineOfClass, engineOfToolkit, type WebEngine } from './web-engines.js';
 
 export interface AtspiAccessibilityOptions {
   env: NodeJS.ProcessEnv;
@@ -119,8 +118,6 @@ export class AtspiAccessibility implements Accessibility {
   reusedReads = 0;
   private readonly switches: boolean;
   private switchedOn: Promise<boolean> | undefined;
-  /** Per application bus: whether its toolkit's WINDOW extents are wrong (placeExtents). */
-  private readonly brokenExtents = new Map<string, Promise<boolean>>();
   /** Windows already asked to build their web tree, by `bus|path` (asked once). */
   private readonly woken = new Set<string>();
 
@@ -337,31 +334,6 @@ export class AtspiAccessibility implements Accessibility {
     return { ...st, switchedOn };
   }
 
-  /**
-   * For an application whose toolkit gives wrong WINDOW extents (app-families' brokenWindowExtents,
-   * judged once per application from its toolkit name and version): its extents are read as SCREEN
-   * less this window's SCREEN origin.
-   */
-  private async placeExtents(app: NodeRef, frame: NodeRef, d: Deadline): Promise<void> {
-    let broken = this.brokenExtents.get(app.bus);
-    if (!broken) {
-      const prop = (name: string) =>
-        this.bus
-          .call({ dest: app.bus, path: app.path, iface: IFACE.Properties, member: 'Get', signature: 'ss', body: ['org.a11y.atspi.Application', name] }, d)
-          .then((b) => String((b[0] as { value?: unknown } | undefined)?.value ?? ''), () => '');
-      broken = Promise.all([prop('ToolkitName'), prop('Version')]).then(([t, v]) => brokenWindowExtents(t, v));
-      this.brokenExtents.set(app.bus, broken);
-      broken.catch(() => this.brokenExtents.delete(app.bus));
-    }
-    if (!(await broken)) return;
-    const b = await this.bus.call({ dest: frame.bus, path: frame.path, iface: IFACE.Component, member: 'GetExtents', signature: 'u', body: [COORD_TYPE_SCREEN] }, d).catch((err: unknown) => {
-      if (d.fired) throw err;
-      return null;
-    });
-    const r = b?.[0] as number[] | undefined;
-    this.reader.setScreenOrigin(app.bus, Array.isArray(r) && r.length >= 2 ? { x: Number(r[0]), y: Number(r[1]) } : null);
-  }
-
   /** The web engine of a registered application (by its toolkit name), if it is one. */
   private async engineOf(app: NodeRef, d: Deadline): Promise<WebEngine | undefined> {
     try {
@@ -424,18 +396,6 @@ export class AtspiAccessibility implements Accessibility {
       const cached = h.childRefs.map((r) => `${r.bus}|${r.path}`);
       return now.length !== cached.length || now.some((k, j) => k !== cached[j]);
     });
-  }
-
-  /**
-   * Where an engine's extents start outside its window (WebEngine.surfaceInset): the frame's
-   * surplus over the compositor's window size, split evenly, is set as the application's inset
-   * (cleared when there is none, as for a maximized window). One GetExtents call, for those
-   * engines' windows only.
-   */
-  private async measureInset(window: A11yWindowQuery, frame: RawNode, appLabel: string, signal?: AbortSignal): Promise<void> {
-    if (engineOfClass(window.class)?.surfaceInset !== 'even') return;
-    const raw = await withDeadline(this.timeoutMs, appLabel, signal, (d) => this.reader.readExtents(frame, d, true)).catch(() => null);
-    this.reader.setInset(frame.ref.bus, raw ? evenInset(raw, window) : null);
   }
 
   /** Why a web engine's window shows no tree, and what the person does about it. */
@@ -506,8 +466,8 @@ export class AtspiAccessibility implements Accessibility {
 
     const { app, frame } = found;
     const appLabel = app.name || label;
-    await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => this.placeExtents(app.ref, frame.ref, d));
-    await this.measureInset(window, frame, appLabel, opts.signal);
+    // the application's extents fix (extents-fix.ts): chosen once, what it subtracts measured for this window
+    await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => this.reader.fixes.prepare(app.ref, app.name, frame.ref, window, d));
     const maxNodes = opts.maxNodes ?? this.maxNodes;
     const filter = { actionableOnly: opts.actionableOnly, name: opts.name };
     const readTree = () => withDeadline(this.timeoutMs, appLabel, opts.signal, async (d) => {
@@ -557,8 +517,12 @@ export class AtspiAccessibility implements Accessibility {
         tree = await readTree();
       }
     }
-    // a root pane placed relative to the native container holding it (LibreOffice under GTK 3): moved into the window
-    if (tree) await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => placeEmbeddedPanes(tree.root, this.reader, d));
+    // a menu bar the app keeps beside the native one that shows the same menus (AppFamily.shadowMenuBar): listed once
+    if (tree && this.reader.fixes.familyOf(frame.ref.bus)?.shadowMenuBar) {
+      await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => dropShadowMenuBars(tree.root, (n) => this.reader.readExtents(n, d)));
+    }
+    // a root pane placed relative to the native container holding it (an embedded-pane application): moved into the window
+    if (tree) await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => this.reader.fixes.placeTree(tree.root, (n) => this.reader.readExtents(n, d)));
     // open menus are popup surfaces of their own: their items are placed by the popup's origin
     const unplaced = new Set<RawNode>();
     const popups = tree ? await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => placePopupItems(tree.root, this.ops, d, unplaced)) : undefined;
@@ -596,7 +560,7 @@ export class AtspiAccessibility implements Accessibility {
   async refresh(ref: A11yElement['ref'], signal?: AbortSignal): Promise<A11yElement | null> {
     throwIfAborted(signal);
     const node = await withDeadline(this.timeoutMs, `the application owning ${ref.bus}`, signal, (d) =>
-      this.reader.readNode(ref, 0, d, { details: true }),
+      this.reader.readOne(ref, d, { details: true }),
     );
     return node ? toElement(node) : null;
   }
@@ -696,7 +660,7 @@ export class AtspiAccessibility implements Accessibility {
           stopAt: (n) => n.states.includes('focused') && n.interfaces.includes('Text') && (!WEB_DOCUMENTS.has(n.roleId) || n.states.includes('editable')),
         });
         if (!tree?.stoppedAt) return null;
-        return this.reader.readNode(tree.stoppedAt.ref, tree.stoppedAt.depth, d, { details: true, anyText: true, textLimit: FOCUSED_TEXT_LIMIT });
+        return this.reader.readOne(tree.stoppedAt.ref, d, { details: true, anyText: true, textLimit: FOCUSED_TEXT_LIMIT }, tree.stoppedAt.depth);
       });
       if (hit) return { element: toElement(hit), text: hit.password ? null : (hit.text ?? '') };
     }

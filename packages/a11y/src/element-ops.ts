@@ -121,7 +121,7 @@ export class ElementOps {
       const node = await this.reader.readNode(at, 0, d, { details: false });
       if (!node || TOP_ROLES.has(node.roleId)) break;
       if (SCROLLING_ROLES.has(node.roleId)) {
-        const box = await this.reader.readExtents(node, d);
+        const box = await this.reader.fixes.placeOne(at, await this.reader.readExtents(node, d), d);
         if (usableBox(box)) area = area ? intersect(area, box) : box;
       }
       at = await this.parent(at, d);
@@ -194,13 +194,16 @@ export class ElementOps {
     return r !== undefined && r[0] === true;
   }
 
-  /** Screen-type extents (relative to the main surface for a popup on Wayland), or null. */
-  async screenExtents(ref: NodeRef, d: Deadline): Promise<{ x: number; y: number; width: number; height: number } | null> {
+  /**
+   * Screen-type extents (relative to the main surface for a popup on Wayland), corrected by the
+   * application's extents fix like every other box it reports; null without them.
+   */
+  async screenExtents(ref: NodeRef, d: Deadline): Promise<Rect | null> {
     const r = await this.optional(this.call(ref, d, IFACE.Component, 'GetExtents', 'u', [COORD_TYPE_SCREEN]));
     const v = r?.[0];
     if (!Array.isArray(v) || v.length < 4) return null;
     const [x, y, width, height] = v.map(Number);
-    return this.reader.shift(ref.bus, { x, y, width, height });
+    return this.reader.fixes.placeOne(ref, this.reader.fixes.adjust(ref.bus, { x, y, width, height }), d);
   }
 
   private async children(node: RawNode, d: Deadline): Promise<RawNode[]> {

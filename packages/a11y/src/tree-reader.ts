@@ -1,8 +1,9 @@
 import type { Rect } from '@hypruse/core';
 import { AtspiBus, isGoneError, isMissingInterfaceError, isUnknownObjectError, type CallSpec } from './atspi-bus.js';
-import { ATSPI_CACHE_PATH, ATSPI_NULL_PATH, COORD_TYPE_SCREEN, COORD_TYPE_WINDOW, IFACE, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES, decodeStates, isEditableCell } from './atspi-constants.js';
+import { ATSPI_CACHE_PATH, ATSPI_NULL_PATH, IFACE, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES, decodeStates, isEditableCell } from './atspi-constants.js';
 import type { Deadline } from './deadline.js';
 import { isWidgetClassName } from './app-families.js';
+import { ExtentsFixes } from './extents-fix.js';
 
 export interface NodeRef {
   bus: string;
@@ -106,36 +107,18 @@ export class TreeReader {
   /** Applications asked for their bus address (which makes at-spi2-atk publish its cache), by bus name. */
   private readonly activated = new Map<string, Promise<void>>();
 
-  /**
-   * Applications whose WINDOW extents are wrong (app-families' brokenWindowExtents), by bus name:
-   * the SCREEN origin of the window last read, subtracted from every SCREEN extents read instead.
-   */
-  private readonly screenOrigin = new Map<string, { x: number; y: number }>();
+  /** Each application's extents fix (extents-fix.ts): every extents read here goes through it. */
+  readonly fixes: ExtentsFixes;
 
-  constructor(private readonly bus: AtspiBus) {}
-
-  /** Read this application's extents as SCREEN less `origin` (its window's SCREEN origin); null: WINDOW extents again. */
-  setScreenOrigin(bus: string, origin: { x: number; y: number } | null): void {
-    if (origin) this.screenOrigin.set(bus, origin);
-    else this.screenOrigin.delete(bus);
+  constructor(private readonly bus: AtspiBus) {
+    this.fixes = new ExtentsFixes(bus);
   }
 
-  /**
-   * Per application (bus name): how far its window-relative extents lie from the window's corner
-   * (see WebEngine.surfaceInset); subtracted from every extent read from it.
-   */
-  private readonly insets = new Map<string, { x: number; y: number }>();
-
-  /** Set (or clear, with null) the inset of one application's extents. */
-  setInset(bus: string, inset: { x: number; y: number } | null): void {
-    if (inset && (inset.x !== 0 || inset.y !== 0)) this.insets.set(bus, inset);
-    else this.insets.delete(bus);
-  }
-
-  /** A rect read from `bus`, moved by that application's inset. */
-  shift<R extends Rect | null>(bus: string, r: R): R {
-    const i = this.insets.get(bus);
-    return i && r ? ({ ...r, x: r.x - i.x, y: r.y - i.y } as R) : r;
+  /** One object read on its own (not in a tree read), its extents placed as a tree read places them (ExtentsFixes.placeOne). */
+  async readOne(ref: NodeRef, deadline: Deadline, opts: ReadNodeOptions = {}, depth = 0): Promise<RawNode | null> {
+    const node = await this.readNode(ref, depth, deadline, opts);
+    if (node?.extents) node.extents = await this.fixes.placeOne(ref, node.extents, deadline);
+    return node;
   }
 
   /** Read one object; null when it is gone (or defunct). */
@@ -225,11 +208,13 @@ export class TreeReader {
     toRef: (v: unknown) => NodeRef | null,
     deadline: Deadline,
   ): Promise<NodeRef[]> {
-    const box = await this.readExtents({ ref, interfaces: ['Component'] }, deadline);
+    // in the application's own coordinates (its points are asked in them)
+    const coords = this.fixes.coordType(ref.bus);
+    const box = await this.readExtents({ ref, interfaces: ['Component'] }, deadline, true);
     if (!box || box.width <= 0 || box.height <= 0) return [];
     const inset = 3;
     const corner = async (x: number, y: number): Promise<{ row: number; col: number } | null> => {
-      const at = toRef((await call(IFACE.Component, 'GetAccessibleAtPoint', 'iiu', [Math.round(x), Math.round(y), COORD_TYPE_WINDOW]))[0]);
+      const at = toRef((await call(IFACE.Component, 'GetAccessibleAtPoint', 'iiu', [Math.round(x), Math.round(y), coords]))[0]);
       if (!at) return null;
       const index = Number((await this.bus.call({ dest: at.bus, path: at.path, iface: IFACE.Accessible, member: 'GetIndexInParent' }, deadline))[0]);
       if (!(index >= 0)) return null;
@@ -245,7 +230,7 @@ export class TreeReader {
     const shows = async (row: number, col: number, side: 'left' | 'top'): Promise<boolean> => {
       if (row < 0 || col < 0) return false;
       const cell = toRef((await call(IFACE.Table, 'GetAccessibleAt', 'ii', [row, col]))[0]);
-      const e = cell ? await this.readExtents({ ref: cell, interfaces: ['Component'] }, deadline) : null;
+      const e = cell ? await this.readExtents({ ref: cell, interfaces: ['Component'] }, deadline, true) : null;
       if (!e || e.width <= 0 || e.height <= 0) return false;
       return side === 'left' ? e.x + e.width > box.x + 1 && e.x < box.x + box.width : e.y + e.height > box.y + 1 && e.y < box.y + box.height;
     };
@@ -309,18 +294,20 @@ export class TreeReader {
     return { extents, actions, value, text };
   }
 
-  /** Window-relative extents; null without the Component interface (or its method). */
+  /**
+   * Window-relative extents (in the application's coordinate type, corrected by its extents fix:
+   * ExtentsFixes.adjust); `raw`: as the application gives them in that coordinate type. A pane's
+   * move (embedded-pane) is not applied here: a tree read ends with ExtentsFixes.placeTree, an object
+   * read alone with readOne. Null without the Component interface (or its method).
+   */
   readExtents(node: Pick<RawNode, 'ref' | 'interfaces'>, deadline: Deadline, raw = false): Promise<Rect | null> {
     if (!node.interfaces.includes('Component')) return Promise.resolve(null);
-    const origin = this.screenOrigin.get(node.ref.bus);
     return this.bus
-      .call({ dest: node.ref.bus, path: node.ref.path, iface: IFACE.Component, member: 'GetExtents', signature: 'u', body: [origin ? COORD_TYPE_SCREEN : COORD_TYPE_WINDOW] } satisfies CallSpec, deadline)
+      .call({ dest: node.ref.bus, path: node.ref.path, iface: IFACE.Component, member: 'GetExtents', signature: 'u', body: [this.fixes.coordType(node.ref.bus)] } satisfies CallSpec, deadline)
       .then(
         (b) => {
           const r = toRect(b[0]);
-          // a zero box stays one (an unmapped widget), never moved by the origin
-          if (r && origin && (r.width > 0 || r.height > 0)) return { ...r, x: r.x - origin.x, y: r.y - origin.y };
-          return raw ? r : this.shift(node.ref.bus, r);
+          return raw ? r : this.fixes.adjust(node.ref.bus, r);
         },
         (err) => {
           if (isMissingInterfaceError(err)) return null;
