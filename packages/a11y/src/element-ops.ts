@@ -203,6 +203,8 @@ export class ElementOps {
     const v = r?.[0];
     if (!Array.isArray(v) || v.length < 4) return null;
     const [x, y, width, height] = v.map(Number);
+    const ready = this.reader.fixes.ready(ref.bus);
+    if (ready) await Promise.race([ready, d.promise]);
     return this.reader.fixes.placeOne(ref, this.reader.fixes.adjust(ref.bus, { x, y, width, height }), d);
   }
 

@@ -33,6 +33,8 @@ interface AppState {
   coords: typeof COORD_TYPE_WINDOW | typeof COORD_TYPE_SCREEN;
   /** Subtracted from every box it reports (the window's SCREEN origin, the surface inset); measured at each read of a window. */
   offset: Point | null;
+  /** The measurement of `offset` under way (or done) for the window last prepared. */
+  measuring: Promise<void> | null;
   /** embedded-pane: by object path, the holder origin added to its boxes (null: not below a moved pane). */
   below: Map<string, Point | null>;
 }
@@ -46,7 +48,7 @@ export function extentsFixOf(app: { toolkit: string; version: string; name: stri
 
 /**
  * The one place where extents are corrected, per application (by bus name). A read of a window calls
- * prepare() first; TreeReader.readExtents asks in coordType() and corrects with adjust(); a tree read
+ * prepare() first; TreeReader.readExtents asks in coordType() and, once ready(), corrects with adjust(); a tree read
  * ends with placeTree(); an object read on its own (a refresh, a scrolling ancestor, a popup's screen
  * box) is placed by placeOne().
  */
@@ -87,24 +89,31 @@ export class ExtentsFixes {
     }
     const { fix, family } = await chosen;
     let st = this.apps.get(frame.bus);
-    if (!st) this.apps.set(frame.bus, (st = { fix, family, coords: COORD_TYPE_WINDOW, offset: null, below: new Map() }));
+    if (!st) this.apps.set(frame.bus, (st = { fix, family, coords: COORD_TYPE_WINDOW, offset: null, measuring: null, below: new Map() }));
     st.fix = fix;
     st.family = family;
     if (fix !== 'screen-less-origin' && fix !== 'surface-inset') return;
+    // measured beside the tree read (not before it): readExtents waits for it before correcting a box
     const coords = fix === 'screen-less-origin' ? COORD_TYPE_SCREEN : COORD_TYPE_WINDOW;
-    const b = await this.bus.call({ dest: frame.bus, path: frame.path, iface: IFACE.Component, member: 'GetExtents', signature: 'u', body: [coords] }, d).catch((err: unknown) => {
-      if (d.fired) throw err;
-      return null;
-    });
-    const r = toRect(b?.[0]);
-    if (fix === 'screen-less-origin') {
-      // without the window's origin its WINDOW extents are read as they are
-      st.coords = r ? COORD_TYPE_SCREEN : COORD_TYPE_WINDOW;
-      st.offset = r ? { x: r.x, y: r.y } : null;
-    } else {
-      // a maximized window has no shadow: no inset
-      st.offset = r ? evenInset(r, window) : null;
-    }
+    st.coords = coords;
+    const state = st;
+    const measuring = this.bus
+      .call({ dest: frame.bus, path: frame.path, iface: IFACE.Component, member: 'GetExtents', signature: 'u', body: [coords] }, d)
+      .then(
+        (b) => toRect(b[0]),
+        () => null,
+      )
+      .then((r) => {
+        // screen-less-origin without the window's origin: SCREEN extents as they are (window-relative on Wayland);
+        // surface-inset: a maximized window has no shadow, no inset
+        if (state.measuring === measuring) state.offset = !r ? null : fix === 'screen-less-origin' ? { x: r.x, y: r.y } : evenInset(r, window);
+      });
+    st.measuring = measuring;
+  }
+
+  /** Resolves once the offset of `bus`'s window being read is known (at once when none is being measured). */
+  ready(bus: string): Promise<void> | null {
+    return this.apps.get(bus)?.measuring ?? null;
   }
 
   /** The coordinate type `bus`'s extents are asked in. */

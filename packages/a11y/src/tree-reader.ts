@@ -302,12 +302,16 @@ export class TreeReader {
    */
   readExtents(node: Pick<RawNode, 'ref' | 'interfaces'>, deadline: Deadline, raw = false): Promise<Rect | null> {
     if (!node.interfaces.includes('Component')) return Promise.resolve(null);
+    const ready = raw ? null : this.fixes.ready(node.ref.bus);
     return this.bus
       .call({ dest: node.ref.bus, path: node.ref.path, iface: IFACE.Component, member: 'GetExtents', signature: 'u', body: [this.fixes.coordType(node.ref.bus)] } satisfies CallSpec, deadline)
       .then(
-        (b) => {
+        async (b) => {
           const r = toRect(b[0]);
-          return raw ? r : this.fixes.adjust(node.ref.bus, r);
+          if (raw) return r;
+          // (the window's offset is measured under the read that prepared it: a hung app fails this read's ceiling)
+          if (ready) await Promise.race([ready, deadline.promise]);
+          return this.fixes.adjust(node.ref.bus, r);
         },
         (err) => {
           if (isMissingInterfaceError(err)) return null;
