@@ -13,7 +13,7 @@ import { scaledMs } from '@hypruse/core';
 import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import { type Server } from '../support/server.js';
 import { startStrippedHostServer, stopLaunched } from '../support/apps.js';
-import { atspi } from '../support/atspi.js';
+import { atspi, type AtspiNode } from '../support/atspi.js';
 
 const desk = await requireDesktop();
 
@@ -38,6 +38,8 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
   const out = mkdtempSync(join(tmpdir(), 'hypruse-office-out-'));
   chmodSync(out, 0o777);
   let writer = '';
+  /** libatspi's dump of the Writer window (read once: a walk of LibreOffice's every object is long) */
+  let writerTree: AtspiNode[] = [];
 
   beforeAll(async () => {
     server = await startStrippedHostServer(home, desk!.env.XDG_RUNTIME_DIR);
@@ -73,7 +75,7 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     expect(g.text[0]).toMatch(/^document text /);
     expect(String(g.data.text).trim()).toBe('Quarterly report draft');
     // and independently: libatspi's paragraph under the document
-    const tree = await atspi(pid);
+    const tree = (writerTree = await atspi(pid));
     expect(tree.some((n) => n.role === 'paragraph' && n.text === 'Quarterly report draft')).toBe(true);
     nodes = await swayNodes();
     expect(nodes.find((n) => String(n.id) === writer)?.focused, 'the document window has the focus again').toBe(true);
@@ -84,7 +86,7 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     expect(u.isError, u.text.join('\n')).toBe(false);
     const listed = (u.data.elements as Array<{ role: string; name: string; x: number; y: number }>).filter((e) => e.role === 'menu');
     // libatspi: the menu bars and the menus right below each (its dump is in tree order, with depths)
-    const tree = await atspi(pid, 'Untitled 1 - LibreOffice Writer');
+    const tree = writerTree.length ? writerTree : await atspi(pid, 'Untitled 1 - LibreOffice Writer');
     const bars: Array<{ box: [number, number, number, number]; menus: Array<{ name: string; box: [number, number, number, number] }> }> = [];
     tree.forEach((n, i) => {
       if (n.role !== 'menu bar' || !n.box) return;

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { scaledMs } from '@hypruse/core';
 import { harness } from './desktop.js';
 
 const DUMP = new URL('./atspi-dump.py', import.meta.url).pathname;
@@ -17,7 +18,7 @@ export interface AtspiNode {
 
 /** An app's window tree (the window titled `title`, else its first) as libatspi reads it (python3-gi Atspi as the desktop user): the tests' independent reader. */
 export async function atspi(pid: number, title?: string): Promise<AtspiNode[]> {
-  const r = await harness(['exec', '--', '/usr/bin/python3', DUMP, String(pid), ...(title ? [title] : [])], 30000);
+  const r = await harness(['exec', '--', '/usr/bin/python3', DUMP, String(pid), ...(title ? [title] : [])], scaledMs(30000));
   expect(r.code, r.stderr).toBe(0);
   return r.stdout.trim().split('\n').map((l) => JSON.parse(l) as AtspiNode);
 }
