@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { atspi } from '../support/atspi.js';
 import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import type { Server } from '../support/server.js';
 import { ORDER_FORM, freshHome, startServerAsPerson, startSite, type Site } from '../support/browser.js';
@@ -24,6 +25,13 @@ const PICTURE = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40">
 // a button the page's script adds 1.5 s after the load; clicking it retitles the page
 const LATE = `<!doctype html><html><head><meta charset="utf-8"><title>Late page</title></head><body><h1>Wait for it</h1>
 <script>setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Late button'; b.onclick = () => { document.title = 'Late clicked'; }; document.body.appendChild(b); }, 1500);</script>
+</body></html>`;
+
+// 80 rows of a button, far taller than the window; a help button fixed to the window's corner whose
+// box in the page (a short box at the top) scrolls out of view while the button stays in sight
+const LONG = `<!doctype html><html><head><meta charset="utf-8"><title>Long page</title></head><body>
+<div style="height:40px"><div style="position:fixed; right:20px; bottom:20px"><button onclick="document.title='Help asked'">Fixed help</button></div></div>
+${Array.from({ length: 80 }, (_, i) => `<p style="margin:0; height:36px"><button onclick="document.title='Row ${i} pressed'">Row ${i}</button></p>`).join('\n')}
 </body></html>`;
 
 describe.skipIf(!desk)('Chromium through the MCP server (stripped environment, fresh profile)', () => {
@@ -70,7 +78,7 @@ describe.skipIf(!desk)('Chromium through the MCP server (stripped environment, f
   };
 
   beforeAll(async () => {
-    site = await startSite({ '/form.html': ORDER_FORM, '/form-slow.html': { body: ORDER_FORM, delayMs: 2500 }, '/late.html': LATE, '/links.html': LINKS, '/slow.html': SLOW, '/slow.svg': { body: PICTURE, delayMs: 2500, type: 'image/svg+xml' }, '/never.html': { body: '<!doctype html><html><head><title>Never</title></head><body><p>Half', never: true }, '/thanks.html': '<!doctype html><title>Terms</title>' });
+    site = await startSite({ '/form.html': ORDER_FORM, '/form-slow.html': { body: ORDER_FORM, delayMs: 2500 }, '/late.html': LATE, '/links.html': LINKS, '/slow.html': SLOW, '/slow.svg': { body: PICTURE, delayMs: 2500, type: 'image/svg+xml' }, '/never.html': { body: '<!doctype html><html><head><title>Never</title></head><body><p>Half', never: true }, '/thanks.html': '<!doctype html><title>Terms</title>', '/long.html': LONG });
     home = freshHome();
     server = await startServerAsPerson(desk!, home);
   }, 60000);
@@ -235,5 +243,39 @@ describe.skipIf(!desk)('Chromium through the MCP server (stripped environment, f
     expect(r.text.join('\n')).toMatch(/still loading \(busy\) after \d+(\.\d+)? s/);
     // stop the load, so the window closes cleanly
     ok(await server.call('keyboard', { action: 'key', keys: 'Escape', window: w }));
+  }, 120000);
+
+  it('a long page: ui lists what shows of it (libatspi: the showing buttons), scrolled with End and back by act scroll_to; a fixed button whose box scrolled away stays listed and clicks', async () => {
+    await go('/long.html');
+    await waitFor(async () => (await titleOf(w)).startsWith('Long page'), 15000, 'the long page shows');
+    ok(await server.call('wait_for', { event: 'element', name: 'Row 0', window: w, timeout_s: 20 }));
+    /** The page's buttons ui lists, and those libatspi reads as showing, right after. */
+    const compare = async () => {
+      const u = await server.call('ui', { window: w });
+      ok(u);
+      const listed = [...u.text.join('\n').matchAll(/"((?:Row \d+)|Fixed help)"/g)].map((m) => m[1]).sort();
+      const showing = (await atspi(pid)).filter((n) => n.role === 'push button' && /^(Row \d+|Fixed help)$/.test(n.name) && n.states.includes('showing')).map((n) => n.name).sort();
+      return { listed, showing };
+    };
+    const top = await compare();
+    expect(top.listed, JSON.stringify(top)).toContain('Row 0');
+    expect(top.listed).not.toContain('Row 79');
+    expect(top.listed.length, 'only the rows in view').toBeLessThan(40);
+    expect(top.listed).toEqual(top.showing);
+
+    ok(await server.call('keyboard', { action: 'key', keys: 'End', window: w }));
+    let bottom = await compare();
+    await waitFor(async () => (bottom = await compare()).listed.includes('Row 79'), 10000, 'the last row is listed after End');
+    expect(bottom.listed).not.toContain('Row 0');
+    // the fixed button's page box (the short box at the top) is out of view, the button is not
+    expect(bottom.listed, JSON.stringify(bottom)).toContain('Fixed help');
+    expect(bottom.listed).toEqual(bottom.showing);
+    ok(await server.call('click_ui', { name: 'Fixed help', window: w }));
+    await waitFor(async () => (await titleOf(w)).startsWith('Help asked'), 15000, 'the fixed button was clicked');
+
+    // a row scrolled out of view is found and brought into view
+    ok(await server.call('act', { action: 'scroll_to', name: 'Row 2', window: w }));
+    ok(await server.call('click_ui', { name: 'Row 2', window: w }));
+    await waitFor(async () => (await titleOf(w)).startsWith('Row 2 pressed'), 15000, 'the row scrolled back into view was clicked');
   }, 120000);
 });

@@ -368,36 +368,6 @@ export class AtspiAccessibility implements Accessibility {
     return true;
   }
 
-  /**
-   * Whether a cached read still holds a web page that was replaced: after a navigation Chromium 156
-   * left the old page's document in the application's cache (Cache.GetItems) while the web view's
-   * own children named the new one, so `ui` listed the page left behind. One GetChildren call per
-   * object holding a document; true when any differs from the cache (the tree is then walked).
-   */
-  private async staleDocuments(root: RawNode, d: Deadline): Promise<boolean> {
-    const holders: RawNode[] = [];
-    const stack = [root];
-    while (stack.length > 0) {
-      const n = stack.pop() as RawNode;
-      if (n.children.some((c) => WEB_DOCUMENTS.has(c.roleId))) holders.push(n);
-      for (const c of n.children) if (!WEB_DOCUMENTS.has(c.roleId)) stack.push(c);
-    }
-    const live = await Promise.all(
-      holders.map((h) =>
-        this.bus.call({ dest: h.ref.bus, path: h.ref.path, iface: IFACE.Accessible, member: 'GetChildren' }, d).then(
-          (b) => ((b[0] as Array<[string, string]> | undefined) ?? []).map(([bus, path]) => `${bus || h.ref.bus}|${path}`),
-          () => null,
-        ),
-      ),
-    );
-    return holders.some((h, i) => {
-      const now = live[i];
-      if (!now) return false;
-      const cached = h.childRefs.map((r) => `${r.bus}|${r.path}`);
-      return now.length !== cached.length || now.some((k, j) => k !== cached[j]);
-    });
-  }
-
   /** Why a web engine's window shows no tree, and what the person does about it. */
   private engineAdvice(engine: WebEngine | undefined, appLabel: string): string {
     if (!engine) return '';
@@ -470,11 +440,16 @@ export class AtspiAccessibility implements Accessibility {
     await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => this.reader.fixes.prepare(app.ref, app.name, frame.ref, window, d));
     const maxNodes = opts.maxNodes ?? this.maxNodes;
     const filter = { actionableOnly: opts.actionableOnly, name: opts.name };
+    // a page of an engine whose `showing` means in view: only what shows is read, unless scrolled-out objects are asked for
+    const pageEngine = engineOfClass(window.class);
+    const showingOnly = opts.offscreen !== true && pageEngine?.showingMeansInView === true ? (n: RawNode) => WEB_DOCUMENTS.has(n.roleId) : undefined;
+    // a web view whose cached document may be a page it left (Chromium 156 keeps it in its cache after a navigation)
+    const liveChildren = (_n: RawNode, kids: ReadonlyArray<{ roleId: number }>) => kids.some((k) => WEB_DOCUMENTS.has(k.roleId));
     const readTree = () => withDeadline(this.timeoutMs, appLabel, opts.signal, async (d) => {
       if (this.useCache) {
         try {
           const items = prefetch && app.ref.bus === byPid[0].ref.bus ? prefetch : undefined;
-          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), unlisted: offscreen, mayBeUnlisted: (n) => !n.states.includes('showing'), pruneBelow: opts.offscreen !== true, items });
+          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), unlisted: offscreen, mayBeUnlisted: (n) => !n.states.includes('showing'), pruneBelow: opts.offscreen !== true, items, showingOnly, liveChildren });
           if (cached && isSkeleton(cached.root)) {
             // a skeleton judgement needs every click action: read the details the cached read skipped
             const rest: RawNode[] = [];
@@ -486,13 +461,13 @@ export class AtspiAccessibility implements Accessibility {
             }
             await this.reader.fillDetails(rest, d);
           }
-          if (cached !== undefined && !(cached && (await this.staleDocuments(cached.root, d)))) return cached;
+          if (cached !== undefined) return cached;
         } catch (err) {
           if (d.fired || !isGoneError(err)) throw err;
         }
       }
       // no usable cache (Qt): a walk that leaves closed menus unread and asks details only of nodes that may be listed
-      const walked = await this.reader.readTree(frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), prune: opts.offscreen === true ? undefined : closedMenuBranch });
+      const walked = await this.reader.readTree(frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), prune: opts.offscreen === true ? undefined : closedMenuBranch, showingOnly });
       if (walked && isSkeleton(walked.root)) {
         // a skeleton judgement needs every click action: read the details the walk skipped
         const rest: RawNode[] = [];

@@ -19,6 +19,7 @@ export const IFACE = {
   Cache: 'org.a11y.atspi.Cache',
   Selection: 'org.a11y.atspi.Selection',
   Table: 'org.a11y.atspi.Table',
+  Collection: 'org.a11y.atspi.Collection',
   Properties: 'org.freedesktop.DBus.Properties',
   EventObject: 'org.a11y.atspi.Event.Object',
 } as const;

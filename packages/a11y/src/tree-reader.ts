@@ -1,6 +1,6 @@
 import type { Rect } from '@hypruse/core';
 import { AtspiBus, isGoneError, isMissingInterfaceError, isUnknownObjectError, type CallSpec } from './atspi-bus.js';
-import { ATSPI_CACHE_PATH, ATSPI_NULL_PATH, IFACE, NUMERIC_VALUE_ROLES, Role, TEXT_VALUE_ROLES, decodeStates, isEditableCell } from './atspi-constants.js';
+import { ATSPI_CACHE_PATH, ATSPI_NULL_PATH, IFACE, NUMERIC_VALUE_ROLES, Role, STATE_NAMES, TEXT_VALUE_ROLES, decodeStates, isEditableCell } from './atspi-constants.js';
 import type { Deadline } from './deadline.js';
 import { isWidgetClassName } from './app-families.js';
 import { ExtentsFixes } from './extents-fix.js';
@@ -59,6 +59,14 @@ export interface TreeReadOptions {
   wanted?: (node: RawNode) => boolean;
   /** Leave out a child and its subtree (a closed menu's items): judged on the child read without its details and on its parent. */
   prune?: (node: RawNode, parent: RawNode) => boolean;
+  /**
+   * Below a node this accepts, read only the descendants that are `showing` (one Collection.GetMatches
+   * call on it names them all): for a container whose `showing` state means "in view" (a web page
+   * scrolled so that most of it is out of view). A showing descendant the walk does not reach (under
+   * a parent that is not showing: a fixed element in a scrolled-out box) is read as a child of the
+   * node. Without a usable Collection the whole subtree is read.
+   */
+  showingOnly?: (node: RawNode) => boolean;
 }
 
 export interface TreeReadResult {
@@ -330,12 +338,16 @@ export class TreeReader {
     let nodes = 1;
     let truncated = false;
     if (opts.stopAt?.(rootNode)) return { root: rootNode, nodes, truncated, stoppedAt: rootNode };
+    const shown = new ShownScope(this, deadline, opts.showingOnly);
+    shown.enter(rootNode, undefined);
     let level: RawNode[] = [rootNode];
     while (level.length > 0) {
       const pending: Array<{ parent: RawNode; ref: NodeRef }> = [];
-      for (const parent of level) {
+      const allowed = await Promise.all(level.map((parent) => shown.childRefs(parent)));
+      for (let li = 0; li < level.length; li++) {
+        const parent = level[li];
         if (opts.descend && !opts.descend(parent)) continue;
-        for (const ref of parent.childRefs) {
+        for (const ref of allowed[li]) {
           if (nodes >= opts.maxNodes) {
             truncated = true;
             break;
@@ -354,6 +366,7 @@ export class TreeReader {
         if (!n) continue;
         if (opts.prune?.(n, pending[i].parent)) continue;
         pending[i].parent.children.push(n);
+        shown.enter(n, pending[i].parent);
         next.push(n);
       }
       if (opts.stopAt) {
@@ -363,7 +376,45 @@ export class TreeReader {
       }
       level = next;
     }
+    if (!truncated) nodes += await shown.adoptOrphans(opts.maxNodes - nodes, (ref, depth) => this.readNode(ref, depth, deadline, { children: true, details: opts.details, wanted: opts.wanted }));
     return { root: rootNode, nodes, truncated };
+  }
+
+  /** The `bus|path` of an object's parent; null when it has none or is gone. */
+  async parentKey(ref: NodeRef, deadline: Deadline): Promise<string | null> {
+    try {
+      const b = await this.bus.call({ dest: ref.bus, path: ref.path, iface: IFACE.Properties, member: 'Get', signature: 'ss', body: [IFACE.Accessible, 'Parent'] }, deadline);
+      const v = variantValue(b[0]) as [string, string] | undefined;
+      return v && v[1] && v[1] !== ATSPI_NULL_PATH ? `${v[0] || ref.bus}|${v[1]}` : null;
+    } catch (err) {
+      if (deadline.fired || !isGoneError(err)) throw err;
+      return null;
+    }
+  }
+
+  /**
+   * The objects below `ref` in the `showing` state, as `bus|path` keys (Collection.GetMatches, in
+   * the application: one call); null when the object offers no usable Collection.
+   */
+  async showingBelow(ref: NodeRef, deadline: Deadline): Promise<Set<string> | null> {
+    // rule (aiia{ss}iaiiasib): states {showing} all of them; any attributes, roles and interfaces
+    const states = [0, 0];
+    const bit = STATE_NAMES.indexOf('showing');
+    states[bit >> 5] = (1 << (bit & 31)) | 0;
+    const ALL = 1;
+    const CANONICAL = 1;
+    try {
+      const b = await this.bus.call(
+        { dest: ref.bus, path: ref.path, iface: IFACE.Collection, member: 'GetMatches', signature: '(aiia{ss}iaiiasib)uib', body: [[states, ALL, {}, ALL, [], ALL, [], ALL, false], CANONICAL, 0, true] },
+        deadline,
+      );
+      const out = new Set<string>();
+      for (const [bus, path] of (b[0] as Array<[string, string]>) ?? []) if (path && path !== ATSPI_NULL_PATH) out.add(`${bus || ref.bus}|${path}`);
+      return out;
+    } catch (err) {
+      if (deadline.fired || isGoneError(err)) throw err;
+      return null;
+    }
   }
 
   /**
@@ -397,6 +448,12 @@ export class TreeReader {
        */
       pruneBelow?: boolean;
       items?: Promise<CacheItems | null>;
+      /**
+       * Nodes whose children are asked live even when the cache holds all of them (by count), judged
+       * on the node and its cached children: a web view whose cached document is the page it left
+       * (Chromium keeps a replaced document in its cache and never adds the new one).
+       */
+      liveChildren?: (node: RawNode, cachedChildren: ReadonlyArray<{ roleId: number }>) => boolean;
     },
   ): Promise<(TreeReadResult & { partial?: Set<RawNode> }) | null | undefined> {
     const items = await (opts.items ?? this.cacheItems(app, deadline));
@@ -415,7 +472,7 @@ export class TreeReader {
     const childRefsOf = async (n: RawNode): Promise<NodeRef[]> => {
       const it = items.get(n.ref.path);
       const cached = it && it.ref.bus === n.ref.bus ? (kids.get(n.ref.path) ?? []) : null;
-      if (cached && it && cached.length === it.childCount) {
+      if (cached && it && cached.length === it.childCount && !opts.liveChildren?.(n, cached)) {
         complete.add(n);
         return cached.map((c) => c.ref);
       }
@@ -488,15 +545,17 @@ export class TreeReader {
         );
       }
     };
+    const shown = new ShownScope(this, deadline, opts.showingOnly);
     const descend = async (n: RawNode): Promise<void> => {
       if (!live.has(n)) n.childRefs = await childRefsOf(n);
-      if (nodes + n.childRefs.length > opts.maxNodes) {
+      const refs = await shown.childRefs(n);
+      if (nodes + refs.length > opts.maxNodes) {
         overBudget = true;
         return;
       }
-      nodes += n.childRefs.length;
+      nodes += refs.length;
       const read = await Promise.all(
-        n.childRefs.map(async (ref) => {
+        refs.map(async (ref) => {
           const it = items.get(ref.path);
           if (it && it.ref.bus === ref.bus) {
             const c = fromItem(it, n.depth + 1);
@@ -509,14 +568,17 @@ export class TreeReader {
       );
       const children = read.filter((c): c is RawNode => c !== null);
       n.children = children;
+      for (const c of children) shown.enter(c, n);
       for (const c of children) gate(c, n);
       for (const c of children) known(c);
       await Promise.all(children.map(descend));
     };
+    shown.enter(root, undefined);
     known(root);
     await descend(root);
     // a tree over the node budget is read the way the walk reads it (breadth first, cut at the budget)
-    if (overBudget) return this.readTree(frame, deadline, { maxNodes: opts.maxNodes, details: opts.details });
+    if (overBudget) return this.readTree(frame, deadline, { maxNodes: opts.maxNodes, details: opts.details, showingOnly: opts.showingOnly });
+    nodes += await shown.adoptOrphans(opts.maxNodes - nodes, (ref, depth) => this.readNode(ref, depth, deadline, { children: true, details: opts.details, wanted: opts.wanted }));
     for (let i = 0; i < work.length; i++) await work[i];
     if (failure) throw (failure as { err: unknown }).err;
     if (gone.size > 0) {
@@ -614,6 +676,80 @@ export function isPasswordAttrs(attrs: Record<string, string>): boolean {
     if (/^password$/i.test(k) && /^(1|true|yes)$/i.test(String(v))) return true;
   }
   return false;
+}
+
+/**
+ * Which children a read takes below the nodes TreeReadOptions.showingOnly accepts: only those
+ * in the scope's set of showing objects (asked once per scope root); the showing objects the read
+ * did not reach are adopted by the scope root at the end.
+ */
+class ShownScope {
+  /** Per node read: the scope it is in (its scope root and that root's showing set). */
+  private readonly scopeOf = new Map<RawNode, { root: RawNode; set: Promise<Set<string> | null> }>();
+  private readonly reached = new Set<string>();
+
+  constructor(
+    private readonly reader: TreeReader,
+    private readonly deadline: Deadline,
+    private readonly accept: ((n: RawNode) => boolean) | undefined,
+  ) {}
+
+  /** A node read below `parent`: in its parent's scope, or the root of a new one. */
+  enter(n: RawNode, parent: RawNode | undefined): void {
+    if (!this.accept) return;
+    const up = parent ? this.scopeOf.get(parent) : undefined;
+    this.reached.add(`${n.ref.bus}|${n.ref.path}`);
+    if (up) this.scopeOf.set(n, up);
+    else if (this.accept(n)) {
+      const set = this.reader.showingBelow(n.ref, this.deadline);
+      set.catch(() => undefined);
+      this.scopeOf.set(n, { root: n, set });
+    }
+  }
+
+  /** The child refs of `n` the read takes. */
+  async childRefs(n: RawNode): Promise<NodeRef[]> {
+    const scope = this.scopeOf.get(n);
+    if (!scope) return n.childRefs;
+    const set = await scope.set;
+    return set ? n.childRefs.filter((r) => set.has(`${r.bus}|${r.path}`)) : n.childRefs;
+  }
+
+  /**
+   * Read the showing objects no walk reached (at most `budget` objects), each with its showing
+   * subtree, as children of their scope root; the count read. `read` reads one object with its
+   * child list.
+   */
+  async adoptOrphans(budget: number, read: (ref: NodeRef, depth: number) => Promise<RawNode | null>): Promise<number> {
+    const roots = new Map<RawNode, Promise<Set<string> | null>>();
+    for (const s of this.scopeOf.values()) roots.set(s.root, s.set);
+    let count = 0;
+    const refOf = (k: string): NodeRef => ({ bus: k.slice(0, k.indexOf('|')), path: k.slice(k.indexOf('|') + 1) });
+    for (const [root, setP] of roots) {
+      const set = await setP;
+      if (!set) continue;
+      const unreached = [...set].filter((k) => !this.reached.has(k));
+      if (unreached.length === 0) continue;
+      // the tops of the unreached branches: under a parent that is not showing (a showing parent the
+      // read left out, a closed menu, took its branch with it)
+      const parents = await Promise.all(unreached.map((k) => this.reader.parentKey(refOf(k), this.deadline)));
+      let level = unreached.filter((_, i) => parents[i] !== null && !set.has(parents[i] as string)).map((k) => ({ parent: root, ref: refOf(k) }));
+      while (level.length > 0 && count < budget) {
+        level = level.slice(0, budget - count);
+        count += level.length;
+        const nodes = await Promise.all(level.map((p) => read(p.ref, p.parent.depth + 1)));
+        const next: Array<{ parent: RawNode; ref: NodeRef }> = [];
+        for (let i = 0; i < nodes.length; i++) {
+          const n = nodes[i];
+          if (!n || n.states.includes('defunct')) continue;
+          level[i].parent.children.push(n);
+          for (const c of n.childRefs) if (set.has(`${c.bus}|${c.path}`)) next.push({ parent: n, ref: c });
+        }
+        level = next;
+      }
+    }
+    return count;
+  }
 }
 
 function firstInTreeOrder(root: RawNode, level: RawNode[], pred: (n: RawNode) => boolean): RawNode | undefined {
