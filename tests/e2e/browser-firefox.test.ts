@@ -1,10 +1,11 @@
 // Firefox ESR on the test desktop, driven as an agent drives it: launched plainly (`firefox-esr
 // URL...`, a fresh profile, no switches) by the built server started with only HOME, PATH and
 // XDG_RUNTIME_DIR, against pages of a local web server. Judged by what the web server received
-// (the form POST), the window title sway reports, and the tree read by libatspi is not needed:
-// every effect here is a request the page sent. One Firefox serves the file's tasks in order.
+// (the form POST), the window title sway reports, and libatspi's tree for what ui lists. One
+// Firefox serves the file's tasks in order.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { atspi } from '../support/atspi.js';
 import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import type { Server } from '../support/server.js';
 import { ORDER_FORM, freshHome, startServerAsPerson, startSite, type Site } from '../support/browser.js';
@@ -20,6 +21,11 @@ ${ARTICLE_PARAS.map((p, i) => (i % 20 === 0 ? `<h2>Part ${i / 20 + 1}</h2>\n<p>$
 <p><button>Article button</button></p>
 </body></html>`;
 const THIRD = '<!doctype html><html><head><meta charset="utf-8"><title>Third tab</title></head><body><h1>Third</h1><button>Third tab button</button><input aria-label="Third tab field"></body></html>';
+// a page menu: a button that opens a popup of menu items; each item retitles the page
+const MENU = `<!doctype html><html><head><meta charset="utf-8"><title>Pick a colour</title></head><body>
+<button id="b" aria-haspopup="true" aria-expanded="false" onclick="const m=document.getElementById('m'); m.hidden=!m.hidden; this.setAttribute('aria-expanded', String(!m.hidden));">Choose a colour</button>
+<div id="m" role="menu" hidden><div role="menuitem" tabindex="-1" onclick="document.title='Picked Green'">Green</div><div role="menuitem" tabindex="-1" onclick="document.title='Picked Red'">Red</div></div>
+</body></html>`;
 const TERMS = '<!doctype html><html><head><meta charset="utf-8"><title>Delivery terms</title></head><body><h1>Delivery terms</h1><p>We deliver on Tuesdays.</p></body></html>';
 
 describe.skipIf(!desk)('Firefox ESR through the MCP server (stripped environment, fresh profile)', () => {
@@ -33,7 +39,7 @@ describe.skipIf(!desk)('Firefox ESR through the MCP server (stripped environment
   const ok = (r: { isError: boolean; text: string[] }) => expect(r.isError, r.text.join('\n')).toBe(false);
 
   beforeAll(async () => {
-    site = await startSite({ '/form.html': ORDER_FORM, '/article.html': ARTICLE, '/third.html': THIRD, '/thanks.html': TERMS });
+    site = await startSite({ '/form.html': ORDER_FORM, '/article.html': ARTICLE, '/third.html': THIRD, '/thanks.html': TERMS, '/menu.html': MENU });
     home = freshHome();
     server = await startServerAsPerson(desk!, home);
     const l = await server.call('launch', { command: `firefox-esr ${site.url('/form.html')} ${site.url('/article.html')} ${site.url('/third.html')}`, workspace: '1', wait_s: 30 });
@@ -57,7 +63,7 @@ describe.skipIf(!desk)('Firefox ESR through the MCP server (stripped environment
     if (home) rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   });
 
-  it('ui of a window with three tabs lists the showing page only, and the tabs by title', async () => {
+  it('ui of a window with three tabs lists the showing page only, and the tabs by title; the hidden menu bar is not listed, no shown control is left out', async () => {
     await server.call('wait_for', { event: 'element', name: 'Full name', window, timeout_s: 20 });
     const u = await server.call('ui', { window });
     ok(u);
@@ -69,6 +75,16 @@ describe.skipIf(!desk)('Firefox ESR through the MCP server (stripped environment
     // the background tabs' pages are not listed
     for (const n of ['Article button', 'Third tab button', 'Third tab field']) expect(text).not.toContain(n);
     for (const n of ['Full name', 'Email', 'Quantity', 'Password', 'Comment', 'Size', 'Red', 'Blue', 'Gift wrap', 'Place order']) expect(text, n).toContain(`"${n}"`);
+    // browser noise: the hidden menu bar's menus (libatspi: visible and enabled, not showing, boxed over the
+    // tab strip) are not listed; every control libatspi reads as showing and enabled is
+    const all = await atspi(pid);
+    const hiddenMenus = all.filter((n) => n.role === 'menu' && /^(File|Edit|View|History|Bookmarks|Tools|Help)$/.test(n.name) && !n.states.includes('showing'));
+    expect(hiddenMenus.length, 'the menu bar is hidden').toBeGreaterThan(0);
+    for (const m of hiddenMenus) expect(text).not.toMatch(new RegExp(`"${m.name}"`));
+    const CONTROLS = /^(push button|toggle button|entry|password text|spin button|combo box|check box|radio button|link|page tab)$/;
+    const shown = all.filter((n) => CONTROLS.test(n.role) && n.name.trim() && ['showing', 'visible', 'enabled'].every((st) => n.states.includes(st)) && n.box && n.box[2] > 0 && n.box[3] > 0 && n.box[0] >= 0 && n.box[1] >= 0);
+    expect(shown.length).toBeGreaterThan(10);
+    for (const n of shown) expect(text, `${n.role} '${n.name}' (libatspi: showing, enabled)`).toContain(`"${n.name.trim()}"`);
   }, 60000);
 
   it('follows a link by its name (the page title sway reports) and comes back', async () => {
@@ -105,6 +121,24 @@ describe.skipIf(!desk)('Firefox ESR through the MCP server (stripped environment
     });
     await waitFor(async () => (await title()).startsWith('Thank you'), 15000, 'the order page answered');
   }, 120000);
+
+  it('a page menu opens as a popup and its item is clicked (the page title sway reports)', async () => {
+    ok(await server.call('keyboard', { action: 'key', keys: 'ctrl+l', window }));
+    ok(await server.call('keyboard', { action: 'type', text: site.url('/menu.html') }));
+    ok(await server.call('keyboard', { action: 'key', keys: 'Return' }));
+    await waitFor(async () => (await title()).startsWith('Pick a colour'), 15000, 'the menu page shows');
+    ok(await server.call('wait_for', { event: 'element', name: 'Choose a colour', window, timeout_s: 20 }));
+    // closed: its items are not listed
+    const closed = await server.call('ui', { window });
+    ok(closed);
+    expect(closed.text.join('\n')).not.toMatch(/"Green"|"Red"/);
+    ok(await server.call('click_ui', { name: 'Choose a colour', window }));
+    const open = await server.call('wait_for', { event: 'element', name: 'Red', role: 'menu item', window, timeout_s: 10 });
+    ok(open);
+    ok(await server.call('click_ui', { name: 'Red', role: 'menu item', window }));
+    await waitFor(async () => (await title()).startsWith('Picked Red'), 15000, 'the menu item ran its action (the page retitled itself)');
+    ok(await server.call('keyboard', { action: 'key', keys: 'alt+Left', window }));
+  }, 60000);
 
   it('reads a long article in reading order, page by page, without the browser chrome', async () => {
     ok(await server.call('click_ui', { name: 'Long article', role: 'page tab', window }));

@@ -527,6 +527,7 @@ export class AtspiAccessibility implements Accessibility {
       offscreen: opts.offscreen,
       popups,
       unplaced,
+      hideUnshown: pageEngine?.unshownIsHidden === true,
     });
     const result: A11yReadResult = { status: 'ok', app: appLabel, windowName: tree.root.name, elements, truncated: tree.truncated, nodes: tree.nodes };
     return { result, kept: ticket && ticket.app === app.ref.bus ? { ticket, frame: frame.ref } : undefined };

@@ -76,6 +76,11 @@ export interface ElementFilter {
   popups?: ReadonlySet<RawNode>;
   /** Popup objects whose extents are not where they show (placePopupItems): marked unplaced. */
   unplaced?: ReadonlySet<RawNode>;
+  /**
+   * An object that is not `showing` is off the screen whatever box it reports (WebEngine.unshownIsHidden):
+   * listed only by a read that asks for scrolled-out objects, marked offscreen.
+   */
+  hideUnshown?: boolean;
 }
 
 function hasClickAction(node: RawNode): boolean {
@@ -213,6 +218,11 @@ export function collectElements(root: RawNode, filter: ElementFilter): A11yEleme
     if (filter.actionableOnly && !isActionable(node)) return false;
     if (node.name.trim() === '' && !isValueBearing(node)) return false;
     const popup = filter.popups?.has(node) === true;
+    if (filter.hideUnshown && showing && !popup && !node.states.includes('showing')) {
+      if (!filter.offscreen || !node.states.includes('visible')) return false;
+      hidden.add(node);
+      return true;
+    }
     if (boxProblem(node, popup ? 0 : filter.windowWidth, popup ? 0 : filter.windowHeight) === null) return true;
     // scrolled out of view: GTK 3 clears `showing` and reports INT_MIN origins, others a box outside the window
     if (filter.offscreen && !popup && node.states.includes('visible') && (!showing || !node.states.includes('showing') || boxProblem(node, filter.windowWidth, filter.windowHeight) === 'outside the window')) {

@@ -44,6 +44,14 @@ export interface WebEngine {
    */
   showingMeansInView: boolean;
 
+  /**
+   * Whether an object of its windows that is not `showing` is off the screen, whatever box it
+   * reports: Firefox ESR 153 keeps the menus of its hidden menu bar (File ... Help) `visible` and
+   * `enabled` without `showing`, boxed at the window's top-left corner over the tab strip, where a
+   * click hits a tab; listed, they read as disabled controls. Such objects are listed only by a
+   * read that asks for scrolled-out ones (marked offscreen).
+   */
+  unshownIsHidden: boolean;
   /** Whether the documents of background tabs stay in the tree (and must be told apart by state). */
   keepsBackgroundDocuments: boolean;
   /** Actions the engine offers on every node, which say nothing about what the node is. */
@@ -64,6 +72,7 @@ export const WEB_ENGINES: WebEngine[] = [
       'Electron apps: a line --force-renderer-accessibility in ~/.config/electron-flags.conf or ~/.config/<app>-flags.conf, or ACCESSIBILITY_ENABLED=1 in their environment',
     ],
     showingMeansInView: true,
+    unshownIsHidden: false,
     keepsBackgroundDocuments: false,
     noiseActions: ['showContextMenu', 'clickAncestor', 'scrollIntoView', 'scrollToMakeVisible', 'scrollToPoint', 'setSequentialFocusNavigationStartingPoint'],
   },
@@ -74,6 +83,7 @@ export const WEB_ENGINES: WebEngine[] = [
     classes: /^(firefox.*|firefox-esr|librewolf|waterfox|thunderbird.*|zen.*)$/i,
     enable: ['restart it while the accessibility bus is running (Firefox exposes its tree with no switch)'],
     showingMeansInView: false,
+    unshownIsHidden: true,
     keepsBackgroundDocuments: true,
     noiseActions: ['showContextMenu', 'clickAncestor', 'customAction'],
   },
