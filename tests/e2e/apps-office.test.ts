@@ -34,6 +34,7 @@ async function fileWritten(file: string): Promise<void> {
 describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', () => {
   let server: Server;
   let pid = 0;
+  let zenity = 0;
   const home = mkdtempSync(join(tmpdir(), 'hypruse-office-home-'));
   const out = mkdtempSync(join(tmpdir(), 'hypruse-office-out-'));
   chmodSync(out, 0o777);
@@ -45,6 +46,7 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     server = await startStrippedHostServer(home, desk!.env.XDG_RUNTIME_DIR);
   }, 60000);
   afterAll(async () => {
+    await stopLaunched(zenity);
     await stopLaunched(pid);
     await server?.close();
   });
@@ -179,5 +181,51 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     expect(unzipText(ods, 'content.xml'), 'C2 is the formula typed').toMatch(/table:formula="of:=\[\.B2\]\*2"/);
     const w = await server.call('wm', { action: 'close_window', target: calc });
     expect(w.isError, w.text.join('\n')).toBe(false);
+  }, scaledMs(150000));
+
+  it('Calc opened beside Writer and another window (as in the bench): the typed letters reach the cells, and a Save As of a name without extension answers the .ods LibreOffice wrote', async () => {
+    // a third window on the workspace: LibreOffice then keeps its own focus in Writer's paragraph when
+    // the Calc window opens and takes the keyboard; Calc lost every letter (Tab and Return still moved
+    // its cell cursor, so the sheet scrolled past column A) and the bench found no cell A1
+    const z = await server.call('launch', { command: 'zenity --entry --title "Side note" --text "Note"', wait_s: 20 });
+    expect(z.isError, z.text.join('\n')).toBe(false);
+    zenity = Number(z.data.pid);
+    const l = await server.call('launch', { command: 'libreoffice --calc', wait_s: 30 });
+    expect(l.isError, l.text.join('\n')).toBe(false);
+    const calc = String(l.data.address);
+    expect(l.data).toMatchObject({ class: 'libreoffice-calc' });
+    const nodes = await swayNodes();
+    const ws = nodes.find((n) => String(n.id) === calc)?.workspace;
+    expect(nodes.filter((n) => n.workspace === ws && [writer, calc, String(z.data.address)].includes(String(n.id))), 'three windows side by side').toHaveLength(3);
+    const h = await server.call('keyboard', { action: 'key', keys: 'ctrl+Home', window: calc });
+    expect(h.isError, h.text.join('\n')).toBe(false);
+    const k = await server.call('keyboard', { action: 'type', text: 'Plums\t3\nFigs\t11\n', window: calc });
+    expect(k.isError, k.text.join('\n')).toBe(false);
+    expect(k.text[0]).not.toMatch(/typed twice/);
+
+    const m = await server.call('menu', { path: 'File > Save As', window: calc });
+    expect(m.isError, m.text.join('\n')).toBe(false);
+    const bare = join(out, 'plums');
+    const f = await server.call('file_dialog', { path: bare });
+    expect(f.isError, f.text.join('\n')).toBe(false);
+    const ods = `${bare}.ods`;
+    await fileWritten(ods);
+    // judged on disk: LibreOffice wrote plums.ods, not plums, and the answer names that file
+    expect(existsSync(bare)).toBe(false);
+    expect(f.data.written).toBe(ods);
+    expect(f.data.exists).toBe(false);
+    expect(f.text[0]).toContain(`the app wrote ${ods}`);
+    await waitFor(() => {
+      try {
+        return unzipText(ods, 'content.xml').includes('Figs');
+      } catch {
+        return false; // still being written
+      }
+    }, scaledMs(10000), 'the .ods to hold the cells');
+    const rows = [...unzipText(ods, 'content.xml').matchAll(/<table:table-row\b[^>]*>(.*?)<\/table:table-row>/g)].map((r) => xmlText(r[1]!, /<text:p>(.*?)<\/text:p>/g));
+    expect(rows.slice(0, 2), 'the cells from A1 on').toEqual([['Plums', '3'], ['Figs', '11']]);
+    const w = await server.call('wm', { action: 'close_window', target: calc });
+    expect(w.isError, w.text.join('\n')).toBe(false);
+    await stopLaunched(zenity);
   }, scaledMs(150000));
 });

@@ -616,7 +616,7 @@ export class AtspiAccessibility implements Accessibility {
     }
   }
 
-  async focusedText(pid: number, signal?: AbortSignal): Promise<{ element: A11yElement; text: string | null } | null> {
+  async focusedText(pid: number, signal?: AbortSignal, window?: { title: string }): Promise<{ element: A11yElement; text: string | null } | null> {
     throwIfAborted(signal);
     const apps = await withDeadline(this.timeoutMs, 'the accessibility registry', signal, (d) => this.registry(d));
     const mine = apps.filter((a) => a.pid === pid);
@@ -624,12 +624,16 @@ export class AtspiAccessibility implements Accessibility {
       const hit = await withDeadline(this.timeoutMs, `the application with pid ${pid}`, signal, async (d) => {
         // GTK 4 sets `showing` on its windows only: below them, `visible` stands for it (as in collectElements)
         let showingBelow = false;
+        // the window typed into, when the app has one of its title: another of its windows may keep a focused field
+        let root: { children: Array<{ name: string }> } | null = null;
+        const only = (name: string) => !window?.title || name === window.title || !root?.children.some((f) => f.name === window.title);
         const tree = await this.reader.readTree(app.ref, d, {
           maxNodes: this.maxNodes,
           details: false,
           descend: (n) => {
+            if (n.depth === 0) root = n;
             if (n.depth >= 2 && n.states.includes('showing')) showingBelow = true;
-            return n.depth <= 1 ? n.depth === 0 || n.states.includes('showing') : n.states.includes('showing') || (!showingBelow && n.states.includes('visible'));
+            return n.depth <= 1 ? n.depth === 0 || (n.states.includes('showing') && only(n.name)) : n.states.includes('showing') || (!showingBelow && n.states.includes('visible'));
           },
           // a web document keeps `focused` while a field inside it has the focus (Chromium also keeps
           // its hidden WebUI documents focused, above the page): it is the field only when editable

@@ -1,5 +1,5 @@
-import { stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { HypruseError, NotFoundError, Tokens, UsageError, backgroundRefusal, defineTool, fact, result, scaledMs, type AppFamilies, type EventSubscription, type ToolContext } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
@@ -35,6 +35,8 @@ const fileDialogOutput = z.strictObject({
   kept_format: z.string().optional(),
   /** Whether a file exists at `path` now (seen from hypruse's side). */
   exists: z.boolean(),
+  /** The file the app really wrote when it is not `path`: the path with the extension the app or the dialog's filter added (a Save of "report" written as "report.odt"). */
+  written: z.string().optional(),
   opened: openedShape.optional(),
 });
 
@@ -161,6 +163,7 @@ export const fileDialogTool = defineTool({
   },
   async handle(args, ctx) {
     checkPath(args.path);
+    const started = Date.now();
     const r = await dialogRead(ctx, args);
     const dialog = r.window.address;
     const a11y = ctx.services.get(Tokens.Accessibility);
@@ -276,13 +279,16 @@ export const fileDialogTool = defineTool({
       const exists = await stat(args.path).then(() => true, () => false);
       // the file is written by the app once the dialog closed: give it a moment to appear, and answer
       // the app's question whether to keep the format the path asked for (a word processor saving .docx)
+      // an app (or the dialog's file type filter) may add its extension: "report" is written as "report.odt"
+      let written: string | null = null;
+      const found = async () => (await stat(args.path).then(() => true, () => false)) || (written = await withExtension(args.path, started)) !== null;
       let seen = exists;
       let kept = '';
       let asking: { address: string; class: string; title: string } | null = null;
       let end = Date.now() + scaledMs(FIELD_MS, ctx.env);
       while (!seen && Date.now() < end) {
         await sleep(50, ctx.signal);
-        seen = await stat(args.path).then(() => true, () => false);
+        seen = await found();
         if (seen || kept) continue;
         const q = (await snapshot(ctx)).windows.find((w) => !before.has(w.address) && w.pid === r.window.pid && w.address !== dialog);
         if (!q) continue;
@@ -306,8 +312,10 @@ export const fileDialogTool = defineTool({
         });
       }
       const target = (await snapshot(ctx)).windows.find((w) => w.pid === r.window.pid)?.address ?? null;
-      return result(`chose ${args.path} in ${r.window.class} "${r.window.title}" with ${pressed} (Return)${replaced ? ' (replaced the existing file)' : ''}; the dialog closed${kept ? `; the app asked whether to keep the format: answered "${kept}"` : ''}${seen ? '; the file exists' : '; no file at that path (yet)'}`)
-        .data({ path: args.path, dialog, button: pressed, closed: true, replaced, exists: seen, ...(kept ? { kept_format: kept } : {}) })
+      const wrote = written as string | null; // set by found()
+      const where = wrote ? `; the app wrote ${wrote} (it added the extension "${wrote.slice(args.path.length)}"): no file at ${args.path} itself` : seen ? '; the file exists' : '; no file at that path (yet)';
+      return result(`chose ${args.path} in ${r.window.class} "${r.window.title}" with ${pressed} (Return)${replaced ? ' (replaced the existing file)' : ''}; the dialog closed${kept ? `; the app asked whether to keep the format: answered "${kept}"` : ''}${where}`)
+        .data({ path: args.path, dialog, button: pressed, closed: true, replaced, exists: seen && !wrote, ...(wrote ? { written: wrote } : {}), ...(kept ? { kept_format: kept } : {}) })
         .observe(target)
         .build();
     } finally {
@@ -315,3 +323,22 @@ export const fileDialogTool = defineTool({
     }
   },
 });
+
+/**
+ * The file an app wrote for `path` with an extension of its own added ("report" saved as
+ * "report.odt"): a file of the same folder named `path`'s name, a dot and a short extension, written
+ * since `since` (ms). The newest one, or null.
+ */
+async function withExtension(path: string, since: number): Promise<string | null> {
+  const dir = dirname(path);
+  const base = basename(path);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  let best: { file: string; at: number } | null = null;
+  for (const n of names) {
+    if (!n.startsWith(`${base}.`) || !/^\.[A-Za-z0-9]{1,8}$/.test(n.slice(base.length))) continue;
+    const st = await stat(join(dir, n)).catch(() => null);
+    // file times are coarse on some file systems: a second of slack
+    if (st?.isFile() && st.mtimeMs >= since - 1000 && (!best || st.mtimeMs > best.at)) best = { file: join(dir, n), at: st.mtimeMs };
+  }
+  return best?.file ?? null;
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   HypruseError, NotFoundError, Tokens, TrustError, UsageError, backgroundRefusal, comboModifiers, defineTool, fact, parseCombo, result, scaledMs,
-  type A11yElement, type KeyCombo, type ToolContext, type Window,
+  type A11yElement, type Desktop, type KeyCombo, type ToolContext, type Window,
 } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, snapshot } from './common/desktop.js';
@@ -109,21 +109,23 @@ export const keyboardTool = defineTool({
     if (!combo && (args.name || args.role || ctx.config.background)) return typeIntoField(args, ctx);
     const d = await snapshot(ctx);
     const target = args.window ? findWindow(d, args.window) : (d.windows.find((w) => w.address === d.activeWindow) ?? null);
+    let refocused = '';
     if (args.window && target) {
       await compositorOf(ctx).focusWindow(target.address);
       await sleep(50, ctx.signal);
+      refocused = await focusStuckElsewhere(ctx, d, target);
     }
     const kb = ctx.services.get(Tokens.Input);
     const into = args.window && target ? ` into ${target.address}` : '';
     if (combo) {
       await kb.key(combo, ctx.signal);
-      return result(`pressed ${args.keys}${into}`).data({ action: 'key', keys: args.keys, window: target?.address ?? null }).observe(target?.address ?? null).build();
+      return result(`pressed ${args.keys}${into}${refocused}`).data({ action: 'key', keys: args.keys, window: target?.address ?? null }).observe(target?.address ?? null).build();
     }
     const pid = target?.pid ?? null;
-    const before = await fieldText(ctx, pid);
+    const before = await fieldText(ctx, pid, target);
     const known = new Set(d.windows.map((w) => w.address));
     await kb.type(args.text, ctx.signal);
-    let verification = await verify(ctx, pid, args.text);
+    let verification = await verify(ctx, pid, args.text, target);
     // a window that closed while the keys went out (a first window its app replaced, a dialog a
     // Return in the middle of the text closed): what followed went elsewhere, which is no success
     // (judged once the read-back had its time: an app unmaps a window a moment after the key)
@@ -133,10 +135,10 @@ export const keyboardTool = defineTool({
       // nothing arrived (a window that just moved between outputs can miss its first keys): type once more
       await sleep(300, ctx.signal);
       await kb.type(args.text, ctx.signal);
-      verification = await verify(ctx, pid, args.text);
+      verification = await verify(ctx, pid, args.text, target);
       verification.note = `${verification.note} (typed twice: the first attempt did not reach the field)`;
     }
-    return result(`typed ${[...args.text].length} characters${into}${verification.note}`)
+    return result(`typed ${[...args.text].length} characters${into}${refocused}${verification.note}`)
       .data({ action: 'type', chars: [...args.text].length, window: target?.address ?? null, verified: verification.verified, ...(verification.holds !== undefined ? { field: verification.holds } : {}) })
       .observe(target?.address ?? null)
       .build();
@@ -166,11 +168,41 @@ async function refuseGone(ctx: ToolContext, target: Window, known: ReadonlySet<s
   });
 }
 
+/**
+ * An app with several windows can keep its own focus in the one it had, although the compositor gave
+ * the keyboard to another (LibreOffice: Calc opened beside Writer on a workspace of three windows kept
+ * Writer's paragraph focused; Calc then lost every letter typed while Tab and Return moved its cell
+ * cursor, so the sheet scrolled and nothing was written). When the target shows no focused field and
+ * another window of the same program does, the keyboard goes to that one and back, as a person's
+ * click away and back would; said in the result. Returns that note, or ''.
+ */
+async function focusStuckElsewhere(ctx: ToolContext, d: Desktop, target: Window): Promise<string> {
+  const siblings = d.windows.filter((w) => w.pid !== null && w.pid === target.pid && w.address !== target.address);
+  if (!siblings.length || !ctx.services.has(Tokens.Accessibility)) return '';
+  const a11y = ctx.services.get(Tokens.Accessibility);
+  try {
+    if (await a11y.focusedText(target.pid!, ctx.signal, target)) return '';
+    const other = siblings.find((w) => w.title !== target.title);
+    const f = other ? await a11y.focusedText(target.pid!, ctx.signal, other) : null;
+    if (!other || !f) return '';
+    const comp = compositorOf(ctx);
+    await comp.focusWindow(other.address);
+    await sleep(100, ctx.signal);
+    await comp.focusWindow(target.address);
+    const end = Date.now() + scaledMs(1000, ctx.env);
+    while (!(await a11y.focusedText(target.pid!, ctx.signal, target)) && Date.now() < end) await sleep(50, ctx.signal);
+    return ` (its program kept its focus in ${other.address} "${other.title}": the keyboard went there and back first)`;
+  } catch (e) {
+    if (ctx.signal?.aborted) throw e;
+    return '';
+  }
+}
+
 /** The focused field's text before typing (undefined when it cannot be read). */
-async function fieldText(ctx: ToolContext, pid: number | null): Promise<string | undefined> {
+async function fieldText(ctx: ToolContext, pid: number | null, window: Window | null): Promise<string | undefined> {
   if (pid === null || !ctx.services.has(Tokens.Accessibility)) return undefined;
   try {
-    const f = await ctx.services.get(Tokens.Accessibility).focusedText(pid, ctx.signal);
+    const f = await ctx.services.get(Tokens.Accessibility).focusedText(pid, ctx.signal, window ?? undefined);
     return f && !f.element.password && f.text !== null ? f.text : undefined;
   } catch {
     return undefined;
@@ -185,14 +217,15 @@ async function fieldText(ctx: ToolContext, pid: number | null): Promise<string |
 const VERIFY_MS = 800;
 
 /** Read the focused field back over AT-SPI: "verified", or what it holds instead. Never reads password fields. */
-async function verify(ctx: ToolContext, pid: number | null, text: string): Promise<{ verified: boolean | null; note: string; holds?: string }> {
+async function verify(ctx: ToolContext, pid: number | null, text: string, window: Window | null): Promise<{ verified: boolean | null; note: string; holds?: string }> {
   if (pid === null || !ctx.services.has(Tokens.Accessibility)) return { verified: null, note: '' };
   const a11y = ctx.services.get(Tokens.Accessibility);
   const end = Date.now() + scaledMs(VERIFY_MS, ctx.env);
   try {
     for (;;) {
       await sleep(20, ctx.signal);
-      const f = await a11y.focusedText(pid, ctx.signal);
+      // the field of the window typed into (an app's other window may keep a focused field of its own)
+      const f = await a11y.focusedText(pid, ctx.signal, window ?? undefined);
       if (f && (f.element.password || f.text === null)) return { verified: null, note: ' (not verified: password field)' };
       if (f && f.text!.includes(text)) return { verified: true, note: ' (verified)' };
       // a spreadsheet's cell takes the text when it is committed (Return, Tab), and the commit moves the focus on:
@@ -229,7 +262,7 @@ async function field(args: Args, ctx: ToolContext): Promise<{ el: A11yElement; w
   } else {
     // background without name: the field the window's app has its own focus in (nothing of the seat's focus changes)
     const w = findWindow(await snapshot(ctx), args.window);
-    const f = w.pid ? await a11y.focusedText(w.pid, ctx.signal) : null;
+    const f = w.pid ? await a11y.focusedText(w.pid, ctx.signal, w) : null;
     if (!f) throw new UsageError(`window ${w.address} has no focused text field that accessibility can see: name the field (name, as ui lists it)`);
     found = { el: f.element, window: w.address };
   }

@@ -117,8 +117,12 @@ export interface Accessibility {
    * start), ScreenReaderEnabled, and whether this backend turned IsEnabled on.
    */
   sessionStatus?(signal?: AbortSignal): Promise<{ isEnabled: boolean; screenReaderEnabled: boolean; switchedOn: boolean }>;
-  /** The focused text element of an app (for typing verification), or null. */
-  focusedText(pid: number, signal?: AbortSignal): Promise<{ element: A11yElement; text: string | null } | null>;
+  /**
+   * The focused text element of an app (for typing verification), or null. With `window`, only the
+   * app's window of that title is searched when it has one: an app with several windows (LibreOffice's
+   * Writer beside its Calc) can keep a focused field in each.
+   */
+  focusedText(pid: number, signal?: AbortSignal, window?: { title: string }): Promise<{ element: A11yElement; text: string | null } | null>;
   dispose(): Promise<void>;
   /**
    * Semantic element operations (optional: a backend without them makes the
