@@ -103,9 +103,26 @@ async function closedWithin(sub: EventSubscription | null, ctx: ToolContext, dia
   return false;
 }
 
+/**
+ * The first read of the dialog. Without `window` it is the active window, which the app may still be
+ * building right after the menu answered (LibreOffice's GTK file chooser kept soffice from answering
+ * for over 2 s at load 15): a read that timed out is tried again while the dialog may still appear.
+ */
+async function firstRead(ctx: ToolContext, args: Args): Promise<UiRead> {
+  const end = Date.now() + scaledMs(APPEAR_MS, ctx.env);
+  for (;;) {
+    try {
+      return await readUi(ctx, args.window || 'active', '', true);
+    } catch (e) {
+      if (args.window || ctx.signal?.aborted || !(e instanceof HypruseError) || e.code !== 'error.a11y' || Date.now() >= end) throw e;
+      await sleep(200, ctx.signal);
+    }
+  }
+}
+
 async function dialogRead(ctx: ToolContext, args: Args): Promise<UiRead> {
   if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed');
-  let r = await readUi(ctx, args.window || 'active', '', true);
+  let r = await firstRead(ctx, args);
   if (!args.window && !looksLikeDialog(r)) {
     // the dialog a menu item asked for may map after the menu answered (a loaded machine, Qt's
     // dialog built on first use): wait for the active window to become one, never fill the editor
