@@ -193,8 +193,8 @@ if (realPrepare && !interrupted) {
   const dir = REPORT.replace(/\.json$/, '-real');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  // The guest boots by default with real sway 1.12 and then real Hyprland 0.57 (the contract and
-  // tool suites pass on both). HYPRUSE_TEST_REAL_BOOT=0 leaves the boot out, and
+  // The guest boots by default with real sway 1.12, labwc 0.20 and then real Hyprland 0.57 (the contract
+  // and tool suites pass on each). HYPRUSE_TEST_REAL_BOOT=0 leaves the boot out, and
   // HYPRUSE_TEST_REAL_HYPRLAND=0 real Hyprland (about 14 minutes of the guest), for local use only:
   // loudly, and CI refuses both.
   const withHyprland = process.env.HYPRUSE_TEST_REAL_HYPRLAND !== '0';
@@ -203,7 +203,7 @@ if (realPrepare && !interrupted) {
   if (!withHyprland && process.env.CI) problems.push('HYPRUSE_TEST_REAL_HYPRLAND=0 is for local use: CI runs real Hyprland 0.57 in the guest');
   if (noBoot) say('!!! the real-compositor guest is NOT booted in this run (HYPRUSE_TEST_REAL_BOOT=0): real sway 1.12 and Hyprland 0.57 are left out');
   else if (!withHyprland) say('!!! real Hyprland 0.57 is left out of this run (HYPRUSE_TEST_REAL_HYPRLAND=0)');
-  const realArgs = [REAL, 'test', '--report-dir', dir, ...(noBoot ? ['--no-boot'] : withHyprland ? [] : ['--only', 'sway'])];
+  const realArgs = [REAL, 'test', '--report-dir', dir, ...(noBoot ? ['--no-boot'] : withHyprland ? [] : ['--only', 'sway,labwc'])];
   const child = spawn(process.execPath, realArgs, { cwd: ROOT, env: desktopEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   current = child;
   const [code, signal] = await new Promise((res) => {

@@ -33,6 +33,7 @@ import { toolkitRows } from './toolkits.js';
 import { benchMcp } from './mcp.js';
 import { benchOffice } from './office.js';
 import { browserRows } from './browsers.js';
+import { wlrootsRows } from './wlroots.js';
 import { compileOneshot, startSimulator } from './lib/hyprland.js';
 import { SNAPSHOT_QUERIES, buildBatch } from '@hypruse/compositor-hyprland';
 
@@ -141,6 +142,7 @@ await row(
   () => swaymsg(`[con_id=${flip++ % 2 ? wfNode.id : entryNode.id}]`, 'focus'),
   { runs: RUNS },
 );
+await wlrootsRows({ env: sessionEnv, row, runs: RUNS, swayQueries, swayFocus: (t) => swaymsg(`[title="^${t.replace(/[\\^$.|?*+()[\]{}"]/g, '\\$&')}$"]`, 'focus'), log });
 
 // ---------------------------------------------------------------- capture
 const grim = (args: string[]) => run('grim', [...args, join(shotDir, 'grim.png')], { env: { ...process.env, ...deskEnv }, timeout: 10000 });

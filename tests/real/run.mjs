@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// The real-compositor stage: real Hyprland 0.57 and sway 1.12 in a QEMU guest
+// The real-compositor stage: real Hyprland 0.57, sway 1.12 and labwc 0.20 in a QEMU guest
 // built from Debian sid packages (see docs/real-compositors.md).
 //
-//   node tests/real/run.mjs                     test: both compositors, contract + tool suites, doctor
+//   node tests/real/run.mjs                     test: every compositor, contract + tool suites, doctor
 //   node tests/real/run.mjs prepare             build (or reuse) the cached rootfs only
 //   node tests/real/run.mjs record              record IPC transcripts into tests/simulators/recorded/
-//   node tests/real/run.mjs exec --compositor hyprland|sway [--project DIR] -- SCRIPT [ARGS...]
+//   node tests/real/run.mjs exec --compositor hyprland|sway|labwc [--project DIR] -- SCRIPT [ARGS...]
 //                                               boot, start that compositor, run SCRIPT (bash) as the
 //                                               desktop user in the session, print its stdout/stderr
 //
 // Options: --report-dir DIR (test: where the vitest JSON reports and summary.json go),
-// --only hyprland|sway (test: one compositor), --project DIR (the checkout the guest sees
+// --only hyprland|sway|labwc (test: those compositors, comma-separated), --project DIR (the checkout the guest sees
 // at /hypruse; default this one; it must be built: npm run build).
 // Environment: HYPRUSE_VM_CACHE (rootfs cache; default /var/cache/hypruse-vm as root),
 // HYPRUSE_VM_MIRROR (Debian mirror), HYPRUSE_VM_TIME_SCALE (how much slower this machine's
@@ -37,9 +37,11 @@ const GUEST = join(HERE, 'guest');
 const VM_LOCK = '/tmp/hypruse-vm.lock';
 const IS_ROOT = process.getuid?.() === 0;
 const CI = !!process.env.CI;
-const COMPOSITORS = ['hyprland', 'sway'];
+const COMPOSITORS = ['hyprland', 'sway', 'labwc'];
+/** The compositors with an IPC whose transcripts are recorded (labwc has none). */
+const RECORDED = ['hyprland', 'sway'];
 /** The contract target ids (tests/contract/targets/real-*.ts) of the guest's compositors. */
-const CONTRACT_TARGET = { hyprland: 'real-hyprland-0.57', sway: 'real-sway-1.12,real-wlroots-sway-1.12' };
+const CONTRACT_TARGET = { hyprland: 'real-hyprland-0.57', sway: 'real-sway-1.12,real-wlroots-sway-1.12', labwc: 'real-wlroots-labwc-0.20' };
 
 // Nominal durations (seconds) on an idle machine of this project's kind; every one is
 // multiplied by the boot-measured scale. Boot to PID 1 is ~21 s under TCG.
@@ -47,7 +49,7 @@ const NOMINAL = { bootToInit: 21, firstInitDeadline: 300, system: 120, perCompos
 // Nominal guest phases (seconds, idle machine; tests/real/guest/lib.sh names them). The load can rise
 // after the boot was measured: a phase slower than its nominal time by more than the boot scale
 // raises the scale, and the deadline with it (still capped by HYPRUSE_VM_DEADLINE_S).
-const NOMINAL_PHASE = { 'guest-system': 10, session: 3, 'sway-ready': 5, 'hyprland-ipc': 39, 'hyprland-ready': 70 };
+const NOMINAL_PHASE = { 'guest-system': 10, session: 3, 'sway-ready': 5, 'labwc-ready': 5, 'hyprland-ipc': 39, 'hyprland-ready': 70 };
 
 const t00 = Date.now();
 const say = (msg) => process.stderr.write(`real: ${msg}\n`);
@@ -88,17 +90,21 @@ function parseArgs(argv) {
   }
   if (!['test', 'prepare', 'record', 'exec'].includes(o.mode)) usage(`unknown mode ${o.mode}`);
   if (o.mode === 'exec') {
-    if (!COMPOSITORS.includes(o.compositor)) usage('exec needs --compositor hyprland|sway');
+    if (!COMPOSITORS.includes(o.compositor)) usage(`exec needs --compositor ${COMPOSITORS.join('|')}`);
     if (!o.script || !existsSync(o.script)) usage(`exec needs a script file after --${o.script ? ` (${o.script} does not exist)` : ''}`);
   }
-  if (o.only && !COMPOSITORS.includes(o.only)) usage(`--only takes hyprland or sway, not ${o.only}`);
+  if (o.only) {
+    o.only = o.only.split(',').filter(Boolean);
+    const bad = o.only.filter((c) => !COMPOSITORS.includes(c));
+    if (bad.length || !o.only.length) usage(`--only takes ${COMPOSITORS.join(', ')} (or several, comma-separated), not ${bad.join(',')}`);
+  }
   return o;
 }
 
 function usage(msg) {
   say(msg);
-  say('usage: run.mjs [test|prepare|record] [--only hyprland|sway] [--no-boot] [--report-dir DIR] [--project DIR]');
-  say('       run.mjs exec --compositor hyprland|sway [--project DIR] -- SCRIPT [ARGS...]');
+  say('usage: run.mjs [test|prepare|record] [--only hyprland|sway|labwc] [--no-boot] [--report-dir DIR] [--project DIR]');
+  say('       run.mjs exec --compositor hyprland|sway|labwc [--project DIR] -- SCRIPT [ARGS...]');
   process.exit(2);
 }
 
@@ -329,7 +335,7 @@ function testPlan(list, record = false) {
   for (const c of list) {
     lines.push(
       `if start_${c}; then`,
-      ...(record
+      ...(record && RECORDED.includes(c)
         ? [
             `  mkdir -p $OUT/recorded/${c}; chmod 777 $OUT/recorded $OUT/recorded/${c}`,
             `  ( cd /hypruse && as_desk node tests/real/guest/record.mjs ${c} $OUT/recorded/${c} ) >$OUT/${c}/record.log 2>&1`,
@@ -451,7 +457,7 @@ async function stageTest(opts) {
     if (CI) problems.push(`real-compositor stage: ${gate}`);
     else {
       const bar = '!'.repeat(78);
-      process.stderr.write(`\n${bar}\n!! SKIPPING the real-compositor stage (real Hyprland 0.57, sway 1.12): ${gate}\n${bar}\n\n`);
+      process.stderr.write(`\n${bar}\n!! SKIPPING the real-compositor stage (real Hyprland 0.57, sway 1.12, labwc 0.20): ${gate}\n${bar}\n\n`);
       writeFileSync(join(reportDir, 'summary.json'), `${JSON.stringify({ passed: 0, failed: 0, skipped: 0, reports: [], problems: [], skippedStage: gate }, null, 2)}\n`);
       return 0;
     }
@@ -474,8 +480,8 @@ async function stageTest(opts) {
     say('!!! the guest boot is left out (--no-boot): only the rootfs checks ran');
     return finish();
   }
-  // sway first: it is up in seconds, so its results are on the host (in the job directory) long before Hyprland's
-  const list = opts.only ? [opts.only] : ['sway', 'hyprland'];
+  // sway and labwc first: they are up in seconds, so their results are on the host (in the job directory) long before Hyprland's
+  const list = opts.only ? ['sway', 'labwc', 'hyprland'].filter((c) => opts.only.includes(c)) : ['sway', 'labwc', 'hyprland'];
   const withRecord = process.env.HYPRUSE_VM_RECORD === '1';
   const g = await boot(rootfs, { plan: testPlan(list, withRecord), budget: (NOMINAL.perCompositorTest + (withRecord ? NOMINAL.perCompositorRecord : 0)) * list.length, project: opts.project });
   for (const c of list) {
@@ -518,10 +524,10 @@ async function stageRecord(opts) {
     return 1;
   }
   const rootfs = ensureRootfs();
-  const g = await boot(rootfs, { plan: recordPlan(COMPOSITORS), budget: NOMINAL.perCompositorRecord * 2, project: opts.project });
+  const g = await boot(rootfs, { plan: recordPlan(RECORDED), budget: NOMINAL.perCompositorRecord * RECORDED.length, project: opts.project });
   let rc = g.clean ? 0 : 1;
   const dest = { hyprland: 'hyprland-0.57', sway: 'sway-1.12' };
-  for (const c of COMPOSITORS) {
+  for (const c of RECORDED) {
     const src = join(g.out, 'recorded', c);
     const log = join(g.out, c, 'record.log');
     const code = existsSync(join(g.out, c, 'record.rc')) ? readFileSync(join(g.out, c, 'record.rc'), 'utf8').trim() : 'none';

@@ -1,7 +1,8 @@
-// The tool suite on a real compositor (Hyprland 0.57 or sway 1.12) inside the
-// real-compositor guest, through the built server in one long-lived process.
-// Every effect is verified outside hypruse: the compositor's own client
-// (hyprctl / swaymsg), the app's stdout (zenity prints the entry text when OK
+// The tool suite on a real compositor (Hyprland 0.57, sway 1.12 or labwc 0.20)
+// inside the real-compositor guest, through the built server in one long-lived
+// process. Every effect is verified outside hypruse: the compositor's own client
+// (hyprctl / swaymsg; labwc has no IPC: wlrctl and wlr-randr, its own
+// wlr-foreign-toplevel and output-management clients), the app's stdout (zenity prints the entry text when OK
 // is pressed; the GTK 3 probe prints its events), pixels read back with grim
 // and decoded with sharp, and the built CLI's doctor. Runs only in the guest
 // (tests/real/run.mjs); HYPRUSE_REAL_COMPOSITOR says which compositor.
@@ -11,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, startServer, type Server } from '../support/server.js';
+import { BIN, startServer, startServerExactEnv, type Server } from '../support/server.js';
 import {
-  hyprctl, hyprctlJson, realCompositor, scaled, sessionEnv, sleep, swaymsg, swayWindows, until, windowOfPid,
+  hyprctl, hyprctlJson, realCompositor, scaled, sessionEnv, sleep, swaymsg, swayWindows, until, windowOfPid, wlrOutputs, wlrctlFinds,
   type HyprClient, type SwayNode,
 } from './support/session.js';
 
@@ -24,6 +25,8 @@ const PROBE = join(import.meta.dirname, 'fixtures/gtk3-probe.py');
 const RUN = Date.now().toString(36);
 const work = mkdtempSync(join(tmpdir(), 'hypruse-real-tools-'));
 chmodSync(work, 0o777);
+/** labwc is reached through the Wayland protocols alone: no pids, no window positions, no workspaces to choose. */
+const NO_IPC = comp === 'labwc';
 
 interface Geo {
   x: number;
@@ -37,6 +40,7 @@ interface Geo {
 
 /** A window's geometry and state as the compositor's own client reports it. */
 async function geometryOf(address: string): Promise<Geo | null> {
+  if (NO_IPC) throw new Error('labwc reports no window geometry to any client');
   if (comp === 'hyprland') {
     const c = (await hyprctlJson<HyprClient[]>('clients')).find((x) => x.address === address);
     return c ? { x: c.at[0], y: c.at[1], w: c.size[0], h: c.size[1], workspace: c.workspace.name, floating: c.floating, fullscreen: c.fullscreen > 0 } : null;
@@ -90,6 +94,13 @@ async function pixelsOf(file: string) {
 }
 const near = (p: [number, number, number], q: [number, number, number], tol = 40) => p.every((v, i) => Math.abs(v - q[i]) <= tol);
 
+/** The outputs and their scales as the compositor's own client reports them. */
+async function realMonitors(): Promise<Array<[string, number]>> {
+  if (comp === 'hyprland') return (await hyprctlJson<Array<{ name: string; scale: number }>>('monitors')).map((m): [string, number] => [m.name, m.scale]).sort();
+  if (NO_IPC) return (await wlrOutputs()).map((o): [string, number] => [o.name, o.scale]).sort();
+  return (await swaymsg<Array<{ name: string; scale: number; active: boolean }>>('get_outputs')).filter((o) => o.active).map((o): [string, number] => [o.name, o.scale]).sort();
+}
+
 async function zenityOut(file: string): Promise<string> {
   await until('zenity printed its answer', async () => readFileSync(file, 'utf8') !== '', scaled(8000)).catch(() => undefined);
   return readFileSync(file, 'utf8');
@@ -97,6 +108,32 @@ async function zenityOut(file: string): Promise<string> {
 
 describe(`tool suite on real ${comp}`, () => {
   let server: Server;
+
+  /**
+   * Open a window as an agent would: launch; where the compositor tells no pid (labwc), launch is refused
+   * as unsupported with its reason and the program is started with a plain command, its window found by
+   * its unique title in wlrctl's list and then in desktop.
+   */
+  async function open(command: string, title: string, workspace: string): Promise<{ address: string; pid: number }> {
+    const l = await server.call('launch', { command, workspace, wait_s: 30 });
+    if (!NO_IPC) {
+      expect(l.isError, l.text.join('\n')).toBe(false);
+      return { address: String(l.data.address), pid: Number(l.data.pid) };
+    }
+    expect(l.isError, 'launch without a pid from the compositor is refused').toBe(true);
+    expect(l.text.join('\n')).toMatch(/not supported[^]*reports no pid/);
+    const child = spawn('sh', ['-c', `exec ${command}`], { env: process.env, stdio: 'ignore' });
+    apps.push({ child, out: () => '' });
+    await until(`wlrctl lists "${title}"`, () => wlrctlFinds(title), scaled(20000));
+    const address = await until(`desktop lists "${title}"`, async () => {
+      const d = await server.call('desktop');
+      return (d.data.windows as Array<{ address: string; title: string }>).find((w) => w.title === title)?.address;
+    }, scaled(10000));
+    return { address, pid: child.pid! };
+  }
+
+  /** Whether a window is gone, as the compositor's own client sees it. */
+  const gone = async (address: string, title: string) => (NO_IPC ? !(await wlrctlFinds(title)) : (await geometryOf(address)) === null);
 
   beforeAll(async () => {
     // HYPRUSE_TAKEOVER_MS=0 as for every end-to-end server: the suite's own input is the only input on this
@@ -118,24 +155,39 @@ describe(`tool suite on real ${comp}`, () => {
     const d = await server.call('desktop');
     expect(d.isError, d.text.join('\n')).toBe(false);
     const mons = (d.data.monitors as Array<{ name: string; scale: number; geometry: number[] }>).map((m) => [m.name, m.scale]).sort();
-    if (comp === 'hyprland') {
-      const real = (await hyprctlJson<Array<{ name: string; scale: number }>>('monitors')).map((m) => [m.name, m.scale]).sort();
-      expect(mons).toEqual(real);
-    } else {
-      const real = (await swaymsg<Array<{ name: string; scale: number; active: boolean }>>('get_outputs')).filter((o) => o.active).map((o) => [o.name, o.scale]).sort();
-      expect(mons).toEqual(real);
-    }
+    expect(mons).toEqual(await realMonitors());
     expect(mons.map((m) => m[1]).sort()).toEqual([1, 1.5]);
   });
 
-  it('launch opens a GTK 4 zenity dialog on a workspace; ui reads its controls; keyboard types; click_ui OK closes it and zenity prints the text', async () => {
+  it('launch (a plain start where no pid is known) opens a GTK 4 zenity dialog; ui reads its controls; keyboard types; click_ui OK (Return where no window position is known) closes it and zenity prints the text', async () => {
     const out = join(work, `zenity-${RUN}.out`);
-    const l = await server.call('launch', { command: `zenity --entry --title='real entry ${RUN}' --text='Name?' > ${out}`, workspace: '2', wait_s: 30 });
-    expect(l.isError, l.text.join('\n')).toBe(false);
-    const addr = String(l.data.address);
-    const g = await geometryOf(addr);
-    expect(g, 'the launched window exists in the compositor').not.toBeNull();
-    expect(g!.workspace).toBe('2');
+    const title = `real entry ${RUN}`;
+    const { address: addr } = await open(`zenity --entry --title='${title}' --text='Name?' > ${out}`, title, '2');
+    const g = NO_IPC ? null : await geometryOf(addr);
+    if (!NO_IPC) {
+      expect(g, 'the launched window exists in the compositor').not.toBeNull();
+      expect(g!.workspace).toBe('2');
+    }
+    if (NO_IPC) {
+      // no window position: ui and click_ui, which give and use points on the screen, refuse with the reason;
+      // reading and typing need none (AT-SPI, and keys into the activated window), and Return answers OK
+      const u = await server.call('ui', { window: addr });
+      expect(u.isError, 'ui of a window without a position').toBe(true);
+      expect(u.text.join('\n')).toMatch(/not supported[^]*no window position/);
+      const t = await server.call('get_text', { window: addr });
+      expect(t.isError, t.text.join('\n')).toBe(false);
+      expect(t.text.join('\n')).toContain('Name?');
+      const c = await server.call('click_ui', { name: 'OK', window: addr });
+      expect(c.isError, 'click_ui needs the point of OK').toBe(true);
+      expect(c.text.join('\n')).toMatch(/not supported[^]*no window position/);
+      for (const step of [{ action: 'type', text: 'real wörld ✓' }, { action: 'key', keys: 'Return' }]) {
+        const k = await server.call('keyboard', { ...step, window: addr });
+        expect(k.isError, k.text.join('\n')).toBe(false);
+      }
+      expect(await zenityOut(out)).toBe('real wörld ✓\n');
+      await until(`${addr} closed`, () => gone(addr, title), scaled(5000));
+      return;
+    }
     const u = await server.call('ui', { window: addr });
     expect(u.isError, u.text.join('\n')).toBe(false);
     const els = u.data.elements as Array<{ role: string; name: string; x: number; y: number }>;
@@ -143,29 +195,35 @@ describe(`tool suite on real ${comp}`, () => {
     const ok = els.find((e) => (e.role === 'push button' || e.role === 'button') && e.name === 'OK');
     expect(ok, `OK among ${els.map((e) => `${e.role} "${e.name}"`).join(', ')}`).toBeDefined();
     expect(els.some((e) => e.role === 'text' || e.role === 'entry' || e.role === 'text box')).toBe(true);
-    expect(ok!.x >= g!.x && ok!.x < g!.x + g!.w && ok!.y >= g!.y && ok!.y < g!.y + g!.h, `OK at ${ok!.x},${ok!.y} inside ${JSON.stringify(g)}`).toBe(true);
+    if (g) expect(ok!.x >= g.x && ok!.x < g.x + g.w && ok!.y >= g.y && ok!.y < g.y + g.h, `OK at ${ok!.x},${ok!.y} inside ${JSON.stringify(g)}`).toBe(true);
     const k = await server.call('keyboard', { action: 'type', text: 'real wörld ✓', window: addr });
     expect(k.isError, k.text.join('\n')).toBe(false);
     const c = await server.call('click_ui', { name: 'OK', window: addr });
     expect(c.isError, c.text.join('\n')).toBe(false);
     expect(await zenityOut(out)).toBe('real wörld ✓\n');
-    await until(`${addr} closed`, async () => (await geometryOf(addr)) === null, scaled(5000));
+    await until(`${addr} closed`, () => gone(addr, title), scaled(5000));
   });
 
-  it('click_ui toggles a GTK 3 check button (the app reports it) and types into its entry', async () => {
+  it('click_ui (act where no window position is known) toggles a GTK 3 check button (the app reports it) and types into its entry', async () => {
     // started as an agent starts an app: launch answers once the new window stopped moving (sway gives a
     // new tiled window its place after it first maps; a click on the points read before that can miss)
     const log = join(work, `probe-${RUN}.out`);
-    const l = await server.call('launch', { command: `python3 ${PROBE} 'real probe ${RUN}' '#3060c0' > ${log}`, workspace: '5', wait_s: 30 });
-    expect(l.isError, l.text.join('\n')).toBe(false);
-    const pid = Number(l.data.pid);
-    const w = { address: String(l.data.address) };
+    const { address, pid } = await open(`python3 ${PROBE} 'real probe ${RUN}' '#3060c0' > ${log}`, `real probe ${RUN}`, '5');
+    const w = { address };
     const app = { out: () => (existsSync(log) ? readFileSync(log, 'utf8') : ''), child: { kill: (sig: NodeJS.Signals) => { try { process.kill(pid, sig); } catch { /* gone */ } } } };
-    const c = await server.call('click_ui', { name: 'Real check', window: w.address });
-    expect(c.isError, c.text.join('\n')).toBe(false);
+    if (NO_IPC) {
+      // no point to click: act checks the box over AT-SPI, and puts the keyboard focus on the entry
+      const a = await server.call('act', { action: 'check', name: 'Real check', window: w.address });
+      expect(a.isError, a.text.join('\n')).toBe(false);
+      const f = await server.call('act', { action: 'focus', role: 'text', window: w.address });
+      expect(f.isError, f.text.join('\n')).toBe(false);
+    } else {
+      const c = await server.call('click_ui', { name: 'Real check', window: w.address });
+      expect(c.isError, c.text.join('\n')).toBe(false);
+    }
     await until('the probe reported the toggle', async () => app.out().includes('toggled 1'), scaled(5000));
-    // the click left the focus on the check button: Tab moves it to the entry
-    for (const step of [{ action: 'key', keys: 'Tab' }, { action: 'type', text: 'gtk3 ok' }, { action: 'key', keys: 'Return' }]) {
+    // the click left the focus on the check button: Tab moves it to the entry (act focus put it there)
+    for (const step of [...(NO_IPC ? [] : [{ action: 'key', keys: 'Tab' }]), { action: 'type', text: 'gtk3 ok' }, { action: 'key', keys: 'Return' }]) {
       const k = await server.call('keyboard', { ...step, window: w.address });
       expect(k.isError, k.text.join('\n')).toBe(false);
     }
@@ -173,7 +231,7 @@ describe(`tool suite on real ${comp}`, () => {
     app.child.kill('SIGTERM');
   });
 
-  it('a window screenshot of a covered window shows its own pixels, not the window covering it', async () => {
+  it.skipIf(NO_IPC)('a window screenshot of a covered window shows its own pixels, not the window covering it', async () => {
     await switchWorkspace('4');
     const red = startProbe(`real covered ${RUN}`, '#e01010');
     const a = await until('the red probe mapped', () => windowOfPid(comp, red.child.pid!), scaled(20000));
@@ -202,32 +260,93 @@ describe(`tool suite on real ${comp}`, () => {
     blue.child.kill('SIGTERM');
   });
 
+  it.runIf(NO_IPC)('wm fullscreen and close_window through the protocols (wlrctl sees both); a window screenshot is refused as unsupported with the reason', async () => {
+    const title = `real wm ${RUN}`;
+    const probe = startProbe(title, '#e01010');
+    await until(`wlrctl lists "${title}"`, () => wlrctlFinds(title), scaled(20000));
+    const address = await until(`desktop lists "${title}"`, async () => {
+      const d = await server.call('desktop');
+      const w = (d.data.windows as Array<{ address: string; title: string; at: unknown; position_unknown?: string }>).find((x) => x.title === title);
+      if (w) expect(w.at === null && /no window position/.test(w.position_unknown ?? ''), JSON.stringify(w)).toBe(true);
+      return w?.address;
+    }, scaled(10000));
+    const f = await server.call('wm', { action: 'fullscreen', target: address });
+    expect(f.isError, f.text.join('\n')).toBe(false);
+    await until(`wlrctl sees "${title}" fullscreen`, () => wlrctlFinds(title, 'fullscreen'), scaled(5000));
+    const s = await server.call('screenshot', { window: address });
+    expect(s.isError, 'a window without a reported position cannot be captured by itself').toBe(true);
+    expect(s.text.join('\n')).toMatch(/not supported[^]*no window position/);
+    const c = await server.call('wm', { action: 'close_window', target: address });
+    expect(c.isError, c.text.join('\n')).toBe(false);
+    await until(`"${title}" closed`, async () => !(await wlrctlFinds(title)), scaled(5000));
+    await until('the probe exited', async () => probe.child.exitCode !== null || probe.child.signalCode !== null, scaled(5000));
+  });
+
   it('wait_for sees a window opened outside hypruse, with the address the compositor gives it', async () => {
     const waiting = server.call('wait_for', { event: 'window_open', match: `real late ${RUN}`, timeout_s: 60 });
     await sleep(scaled(300));
     const app = startProbe(`real late ${RUN}`, '#20a020');
     const w = await waiting;
     expect(w.isError, w.text.join('\n')).toBe(false);
-    const real = await until('the probe in the compositor', () => windowOfPid(comp, app.child.pid!), scaled(20000));
-    expect(String(w.data.address)).toBe(real.address);
+    if (NO_IPC) {
+      // no client of labwc names a window's address: wlrctl sees the title, desktop gives it the same address
+      expect(await wlrctlFinds(`real late ${RUN}`)).toBe(true);
+      const d = await server.call('desktop');
+      expect((d.data.windows as Array<{ address: string; title: string }>).find((x) => x.title === `real late ${RUN}`)?.address).toBe(String(w.data.address));
+    } else {
+      const real = await until('the probe in the compositor', () => windowOfPid(comp, app.child.pid!), scaled(20000));
+      expect(String(w.data.address)).toBe(real.address);
+    }
     app.child.kill('SIGTERM');
   });
 
-  it('sequence: wait_for (already), keyboard type and click_ui OK in one call on a GTK 4 dialog', async () => {
+  it('sequence: wait_for (already), keyboard type and click_ui OK (Return where no window position is known) in one call on a GTK 4 dialog', async () => {
     const out = join(work, `zenity-seq-${RUN}.out`);
-    const l = await server.call('launch', { command: `zenity --entry --title='real sequence ${RUN}' --text='Name?' > ${out}`, workspace: '3', wait_s: 30 });
-    expect(l.isError, l.text.join('\n')).toBe(false);
-    const addr = String(l.data.address);
+    const { address: addr } = await open(`zenity --entry --title='real sequence ${RUN}' --text='Name?' > ${out}`, `real sequence ${RUN}`, '3');
     const s = await server.call('sequence', {
       steps: [
         { op: 'wait_for', event: 'window_open', match: `real sequence ${RUN}`, timeout_s: 10 },
         { op: 'keyboard', action: 'type', text: 'plan ✓', window: addr },
-        { op: 'click_ui', name: 'OK', window: addr },
+        NO_IPC ? { op: 'keyboard', action: 'key', keys: 'Return', window: addr } : { op: 'click_ui', name: 'OK', window: addr },
       ],
     });
     expect(s.isError, s.text.join('\n')).toBe(false);
     expect(s.text[0]).toBe('sequence: all 3/3 steps ran');
     expect(await zenityOut(out)).toBe('plan ✓\n');
+  });
+
+  // Not on the guest's sway: the harness names its socket (SWAYSOCK=$XDG_RUNTIME_DIR/sway-ipc.sock) where a sway
+  // session names it sway-ipc.UID.PID.sock, so only the variable finds it; the host's sway suite
+  // (tests/e2e/server-stripped-env.test.ts) covers sway's own socket name. Hyprland: not yet run there.
+  it.runIf(comp === 'labwc')('a host that strips the environment (HOME, PATH, XDG_RUNTIME_DIR only): the server finds the compositor, its Wayland display and the session bus; keys it types reach a dialog', async () => {
+    const rt = process.env.XDG_RUNTIME_DIR!;
+    const stripped = await startServerExactEnv({
+      HOME: process.env.HOME ?? '/tmp', PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_RUNTIME_DIR: rt,
+      HYPRUSE_TAKEOVER_MS: '0', HYPRUSE_INDICATOR: '0', HYPRUSE_TIME_SCALE: process.env.HYPRUSE_TIME_SCALE ?? '1',
+    });
+    const out = join(work, `zenity-stripped-${RUN}.out`);
+    const title = `real stripped ${RUN}`;
+    // the dialog is the person's (started outside hypruse, in the full session environment)
+    const child = spawn('sh', ['-c', `exec zenity --entry --title='${title}' --text='Name?' > ${out}`], { env: process.env, stdio: 'ignore' });
+    apps.push({ child, out: () => '' });
+    try {
+      const d = await stripped.call('desktop');
+      expect(d.isError, d.text.join('\n')).toBe(false);
+      expect((d.data.monitors as Array<{ name: string; scale: number }>).map((m) => [m.name, m.scale]).sort()).toEqual(await realMonitors());
+      const address = await until(`the stripped server lists "${title}"`, async () => {
+        const x = await stripped.call('desktop');
+        return (x.data.windows as Array<{ address: string; title: string }>).find((w) => w.title === title)?.address;
+      }, scaled(20000));
+      // ASCII: the stripped server runs in no locale, and the keys go to the display it discovered
+      for (const step of [{ action: 'type', text: 'stripped ok' }, { action: 'key', keys: 'Return' }]) {
+        const k = await stripped.call('keyboard', { ...step, window: address });
+        expect(k.isError, k.text.join('\n')).toBe(false);
+      }
+      expect(await zenityOut(out)).toBe('stripped ok\n');
+    } finally {
+      await stripped.close();
+      if (child.exitCode === null) child.kill('SIGTERM');
+    }
   });
 
   it('hypruse doctor (the built CLI) reports every check ok', async () => {

@@ -109,6 +109,19 @@ describe('element ids', () => {
 });
 
 describe('resolveElement against a window read', () => {
+  it('a window with neither position nor size (a compositor reached through the Wayland protocols alone) is read without points; with points it is refused', async () => {
+    session = await fakeSession();
+    const w = session.fake.compositor.desktop.windows.find((x) => x.address === '11')!;
+    w.geometry = { x: 0, y: 0, width: 0, height: 0 };
+    w.positionUnknown = 'the protocol reports no window position or size';
+    const ctx = await ctxOf(session);
+    const r = await readElements(ctx, '11', { points: false });
+    expect(r.items.map((i) => i.name)).toContain('OK');
+    expect(r.positionUnknown).toMatch(/no window position/);
+    const e = await err(readElements(ctx, '11'));
+    expect(e.code).toBe('unsupported.capability');
+  });
+
   it('resolves by id, and refuses a stale id with the current candidates and their ids', async () => {
     session = await fakeSession();
     const ctx = await ctxOf(session);

@@ -2,7 +2,8 @@
 # and used by the host-written /job/plan.sh:
 #   guest_system_up                 udev, seatd (called by init.sh)
 #   session_up                      the desktop user's runtime dir, session bus, AT-SPI bus
-#   start_hyprland | start_sway     start that compositor for the desktop user; writes $SESSION_ENV
+#   start_hyprland | start_sway | start_labwc
+#                                   start that compositor for the desktop user; writes $SESSION_ENV
 #   stop_compositor                 stop it, keep its log in /job/out/<name>/
 #   as_desk CMD...                  run CMD as the desktop user with the session environment
 #   phase NAME                      record a timing line in /job/out/phases.txt
@@ -74,7 +75,7 @@ as_desk() {
 session_up() {
   mkdir -p "$RUNDIR"; chown $DESK_UID:$DESK_UID "$RUNDIR"; chmod 700 "$RUNDIR"
   rm -f "$SESSION_ENV"
-  rm -rf "$DESK_HOME/.config/hypr" "$DESK_HOME/.config/sway" "$DESK_HOME/.cache" "$DESK_HOME/.local/state/hypruse"
+  rm -rf "$DESK_HOME/.config/hypr" "$DESK_HOME/.config/sway" "$DESK_HOME/.config/labwc" "$DESK_HOME/.cache" "$DESK_HOME/.local/state/hypruse"
   as_desk dbus-daemon --session --address="unix:path=$RUNDIR/bus" --fork --print-pid >/dev/null
   as_desk /usr/libexec/at-spi-bus-launcher --launch-immediately >"$OUT/at-spi.log" 2>&1 &
   local i
@@ -205,6 +206,50 @@ SWAY
   phase sway-ready
 }
 
+# labwc: no IPC socket; hypruse drives it through the Wayland protocols (the wlroots plugin). Two headless
+# outputs like sway's, laid out with wlr-randr (wlr-output-management): HEADLESS-2 at scale 1.5.
+start_labwc() {
+  COMPOSITOR=labwc
+  mkdir -p "$OUT/labwc"; chmod 777 "$OUT/labwc"
+  install -d -o $DESK_UID -g $DESK_UID "$DESK_HOME/.config" "$DESK_HOME/.config/labwc"
+  cat >"$DESK_HOME/.config/labwc/rc.xml" <<'LABWC'
+<?xml version="1.0"?>
+<labwc_config>
+  <core><decoration>server</decoration></core>
+  <focus><followMouse>no</followMouse></focus>
+  <desktops number="4"/>
+  <keyboard>
+    <keybind key="W-Return"><action name="Execute" command="foot -a hypruse.bind -T 'bind foot'"/></keybind>
+    <keybind key="W-q"><action name="Close"/></keybind>
+  </keyboard>
+</labwc_config>
+LABWC
+  : >"$DESK_HOME/.config/labwc/autostart"
+  chown -R $DESK_UID:$DESK_UID "$DESK_HOME/.config/labwc"
+  rm -f "$RUNDIR"/wayland-*
+  as_desk env WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_HEADLESS_OUTPUTS=2 WLR_LIBINPUT_NO_DEVICES=1 \
+    labwc -C "$DESK_HOME/.config/labwc" >"$OUT/labwc/stdout.log" 2>&1 &
+  COMPOSITOR_PID=$!
+  local i wl=""
+  for i in $(seq 1 240); do
+    wl=$(cd "$RUNDIR" && ls -1 wayland-* 2>/dev/null | grep -v lock | head -1)
+    if [ -n "$wl" ] && as_desk env WAYLAND_DISPLAY="$wl" wlr-randr >/dev/null 2>&1; then break; fi
+    kill -0 $COMPOSITOR_PID 2>/dev/null || { say "labwc exited"; tail -30 "$OUT/labwc/stdout.log"; return 1; }
+    sleep 0.5
+  done
+  printf 'WAYLAND_DISPLAY=%s\nXDG_CURRENT_DESKTOP=labwc:wlroots\n' "$wl" >"$SESSION_ENV"
+  chown $DESK_UID "$SESSION_ENV"
+  as_desk wlr-randr --output HEADLESS-1 --custom-mode 1920x1080 --pos 0,0 --scale 1 \
+    --output HEADLESS-2 --custom-mode 1920x1080 --pos 1920,0 --scale 1.5 2>&1 | sed 's/^/hypruse-guest: wlr-randr: /'
+  for i in $(seq 1 40); do
+    as_desk wlr-randr --json 2>/dev/null | jq -e '[.[] | select(.enabled and .scale == 1.5)] | length == 1' >/dev/null && break
+    sleep 0.5
+  done
+  as_desk wlr-randr --json | jq -c '[.[] | {name, position, scale, enabled}]' | sed 's/^/hypruse-guest: outputs: /'
+  say "labwc $(labwc --version 2>&1 | head -1) on $wl"
+  phase labwc-ready
+}
+
 # gdb_attach PROGRAM DIR: if the rootfs has gdb, attach it to the desktop user's PROGRAM; a fatal
 # signal leaves the crash's registers, backtraces and stack scan in DIR/gdb.txt (crash-report.gdb).
 gdb_attach() {
@@ -255,7 +300,7 @@ stop_compositor() {
   pkill -TERM -u $DESK_UID -x foot 2>/dev/null; pkill -TERM -u $DESK_UID -x zenity 2>/dev/null
   pkill -TERM -u $DESK_UID -x gtk3-widget-factory 2>/dev/null
   # $COMPOSITOR_PID is the subshell that started it: stop the compositor itself by name (this is the guest)
-  pkill -TERM -u $DESK_UID -x "$([ "$COMPOSITOR" = hyprland ] && echo Hyprland || echo sway)" 2>/dev/null
+  pkill -TERM -u $DESK_UID -x "$(case $COMPOSITOR in hyprland) echo Hyprland ;; *) echo "$COMPOSITOR" ;; esac)" 2>/dev/null
   kill -TERM "$COMPOSITOR_PID" 2>/dev/null
   local i
   for i in $(seq 1 40); do kill -0 "$COMPOSITOR_PID" 2>/dev/null || break; sleep 0.25; done

@@ -16,10 +16,16 @@ export function realContractEnv(
   c: RealCompositor,
   factory: CompositorFactory,
   compositor: Compositor,
-  opts: { spareWorkspace: string; dropEvents: () => Promise<void>; cleanup: () => Promise<void> },
+  opts: {
+    spareWorkspace: string;
+    dropEvents: () => Promise<void>;
+    cleanup: () => Promise<void>;
+    /** Where the compositor tells no pid (labwc): the window of a started app, found by its unique title. */
+    locate?: (title: string) => Promise<{ address: string; workspace: string } | null>;
+  },
 ): ContractEnv {
   const apps = new Set<number>();
-  const where = c === 'hyprland' ? 'hyprctl clients' : "sway's tree";
+  const where = c === 'hyprland' ? 'hyprctl clients' : c === 'labwc' ? "wlrctl's toplevel list" : "sway's tree";
   return {
     compositor,
     factory,
@@ -39,7 +45,8 @@ export function realContractEnv(
       }
       const pid = startApp('foot', args).pid!;
       apps.add(pid);
-      const w = await until(`foot (pid ${pid}) in ${where}`, () => windowOfPid(c, pid), scaled(15000));
+      const title = o.title ?? 'contract window';
+      const w = await until(`foot (pid ${pid}) in ${where}`, () => (opts.locate ? opts.locate(title) : windowOfPid(c, pid)), scaled(15000));
       if (fifo) {
         const path = fifo;
         setTimeout(() => void tellFifo(path), scaled(800));

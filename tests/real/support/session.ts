@@ -1,6 +1,7 @@
 // The real compositor session of the guest (tests/real/guest/lib.sh starts
 // it): which compositor runs, its environment, independent readers
-// (Hyprland's request socket as hyprctl uses it, swaymsg) and the time scale
+// (Hyprland's request socket as hyprctl uses it, swaymsg; for labwc, which has
+// no IPC, wlrctl and wlr-randr) and the time scale
 // of this machine.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -10,12 +11,12 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-export type RealCompositor = 'hyprland' | 'sway';
+export type RealCompositor = 'hyprland' | 'sway' | 'labwc';
 
 /** Which real compositor this process runs against, or null (not in the guest). */
 export function realCompositor(): RealCompositor | null {
   const c = process.env.HYPRUSE_REAL_COMPOSITOR;
-  return c === 'hyprland' || c === 'sway' ? c : null;
+  return c === 'hyprland' || c === 'sway' || c === 'labwc' ? c : null;
 }
 
 /**
@@ -132,6 +133,7 @@ export function swayWindows(tree: SwayNode): Array<SwayNode & { workspace: strin
 
 /** A window of the compositor, found by pid: its address as hypruse spells it. */
 export async function windowOfPid(c: RealCompositor, pid: number): Promise<{ address: string; workspace: string; title: string } | null> {
+  if (c === 'labwc') throw new Error('labwc tells no client its windows\' pids: find a window there by its title (wlrctlToplevels)');
   if (c === 'hyprland') {
     const w = (await hyprctlJson<HyprClient[]>('clients')).find((x) => x.pid === pid && x.mapped !== false);
     return w ? { address: w.address, workspace: w.workspace.name, title: w.title } : null;
@@ -142,6 +144,7 @@ export async function windowOfPid(c: RealCompositor, pid: number): Promise<{ add
 
 /** Move a window with the compositor's own command-line client (not through hypruse). */
 export async function moveWindowIndependently(c: RealCompositor, address: string, workspace: string): Promise<void> {
+  if (c === 'labwc') throw new Error('labwc has no client that moves a window to a workspace');
   if (c === 'hyprland') {
     const r = await hyprctl('dispatch', `hl.dsp.window.move({ workspace = "${workspace}", follow = false, window = "address:${address}" })`);
     if (r.trim() !== 'ok') throw new Error(`hyprctl dispatch (move ${address} to ${workspace}) said: ${r}`);
@@ -162,4 +165,25 @@ export function readOr(path: string, fallback = ''): string {
   } catch {
     return fallback;
   }
+}
+
+/** The toplevels a compositor without IPC lists over wlr-foreign-toplevel, as wlrctl (not hypruse) reads them. */
+export async function wlrctlToplevels(): Promise<Array<{ appId: string; title: string }>> {
+  const { stdout } = await run('wlrctl', ['toplevel', 'list'], { timeout: scaled(5000) });
+  return stdout.split('\n').filter(Boolean).map((line) => {
+    const i = line.indexOf(': ');
+    return i < 0 ? { appId: line, title: '' } : { appId: line.slice(0, i), title: line.slice(i + 2) };
+  });
+}
+
+/** Whether wlrctl finds a toplevel of this title (and state: fullscreen, maximized, minimized, active). */
+export async function wlrctlFinds(title: string, state?: string): Promise<boolean> {
+  const args = ['toplevel', 'find', `title:${title}`, ...(state ? [`state:${state}`] : [])];
+  return run('wlrctl', args, { timeout: scaled(5000) }).then(() => true, () => false);
+}
+
+/** The enabled outputs as wlr-randr (wlr-output-management) reports them. */
+export async function wlrOutputs(): Promise<Array<{ name: string; scale: number; position: { x: number; y: number } }>> {
+  const { stdout } = await run('wlr-randr', ['--json'], { timeout: scaled(5000) });
+  return (JSON.parse(stdout) as Array<{ name: string; enabled: boolean; scale: number; position: { x: number; y: number } }>).filter((o) => o.enabled);
 }

@@ -96,6 +96,9 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
   // AT-SPI extents are window-relative on Wayland: global points need the window's position
   if (opts.points !== false) requirePosition(desktop, window, 'placing its controls on the screen');
   const g = window.geometry;
+  // a compositor that reports neither the window's place nor its size (the Wayland protocols alone) gives
+  // nothing to clip the elements to: every element the app shows is the window's
+  const clip = window.positionUnknown === undefined || (g.width > 0 && g.height > 0);
   const items: UiItem[] = [];
   // per element of the read: its item, or (dropped) the item of its nearest kept ancestor
   const kept: Array<UiItem | undefined> = [];
@@ -115,7 +118,7 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
       if (e.width <= 0 || e.height <= 0) continue;
       x = g.x + e.x + Math.floor(e.width / 2);
       y = g.y + e.y + Math.floor(e.height / 2);
-      if (!el.popup && !contains(g, { x, y })) continue;
+      if (!el.popup && clip && !contains(g, { x, y })) continue;
     }
     const item: UiItem = {
       id: 0, role: el.role, name: el.name, x, y, clickable: el.clickable, ref: el.ref, extents: el.extents, depth: el.depth, actionable: el.actionable ?? el.clickable, states: el.states,
