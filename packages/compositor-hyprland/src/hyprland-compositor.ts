@@ -1,7 +1,7 @@
 import {
   CapabilityTable, HypruseError, LaunchMatcher, launchAndPlace, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
   wrapLaunchCommand, type Bind, type ChordRegistration, type KeyCombo, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type DesktopEvent, type EventSubscription,
-  type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type Window, closeAndConfirm, listenForChord } from '@hypruse/core';
+  type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type UnseenPlace, type Window, closeAndConfirm, listenForChord } from '@hypruse/core';
 import { HyprlandDispatcher } from './dispatch/dispatcher.js';
 import type { Dialect } from './dispatch/dialect.js';
 import { validateAddress, validateTag, validateWorkspace } from './dispatch/validate.js';
@@ -24,9 +24,11 @@ export interface HyprlandCompositorOptions {
 }
 
 const ALL_CAPS: CompositorCapability[] = [
-  'layers', 'cursor.read', 'cursor.set', 'lock.read', 'tag', 'notify', 'binds', 'bind.run', 'launch', 'fullscreen',
+  'layers', 'cursor.read', 'cursor.set', 'lock.read', 'tag', 'notify', 'binds', 'bind.run', 'launch', 'launch.unseen', 'fullscreen',
   'floating', 'close', 'move', 'focus', 'workspace', 'events',
 ];
+/** The agent's special workspace (background mode) is `special:` this and the server's pid. */
+const AGENT_SPECIAL_PREFIX = 'hypruse-agent-';
 const TOPLEVEL_CAPTURE = 'window capture by toplevel needs Hyprland 0.54 or newer (ext-foreign-toplevel image capture)';
 
 /** MARK colour (HYPRUSE-BEHAVIOR §5.6). */
@@ -44,6 +46,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 function comparableWorkspace(ws: string): string | null {
   if (/^-?\d+$/.test(ws)) return ws;
   if (ws.startsWith('name:')) return ws.slice(5);
+  if (/^special:./.test(ws)) return ws; // a named special workspace: its name is `special:NAME`
   if (/^([+-]|[emr][+\-~]|previous|empty|special)/.test(ws)) return null;
   return ws;
 }
@@ -82,7 +85,6 @@ export class HyprlandCompositor implements Compositor {
     this.knownVersion = options.version ?? null;
     this.caps = new CapabilityTable('Hyprland', ALL_CAPS, {
       'capture.toplevel': `${TOPLEVEL_CAPTURE}; this is ${this.knownVersion ?? 'an unknown version'}`,
-      'launch.unseen': 'hypruse does not yet open windows on a special workspace of Hyprland for background mode (a new window would open where the person works and take the focus); work in a private desk (desk: "private")',
     });
     const v = parseVersion(this.knownVersion);
     if (v && (v[0] > 0 || v[1] >= 54)) this.caps.grant('capture.toplevel');
@@ -295,9 +297,38 @@ export class HyprlandCompositor implements Compositor {
    * workspace rule is moved there (the kit's launchAndPlace).
    */
   async launch(command: string, opts: LaunchOptions): Promise<LaunchResult> {
-    if (opts.unseen) throw this.caps.refuse('launch.unseen');
     if (!command.trim()) throw new UsageError('launch needs a command', { code: 'usage.arguments' });
-    const workspace = opts.workspace ? validateWorkspace(opts.workspace) : undefined;
+    if (opts.unseen) return this.launchUnseen(command, opts);
+    return this.launchOn(command, opts, opts.workspace ? validateWorkspace(opts.workspace) : undefined);
+  }
+
+  /**
+   * Background mode's launch: the window opens on the agent's special workspace
+   * (`special:hypruse-agent-PID`), which no monitor shows until the person toggles it,
+   * through the exec rule `workspace special:NAME silent`: Hyprland puts the window of
+   * the launched process there as it maps and, the workspace not being shown, gives it
+   * no focus. A window the rule missed (another process took over the launch) is moved
+   * there once it appears, and the note says the person may have seen it. A special
+   * workspace lives only while it holds windows: nothing is left of it once they close.
+   */
+  private async launchUnseen(command: string, opts: LaunchOptions): Promise<LaunchResult> {
+    const name = `${AGENT_SPECIAL_PREFIX}${process.pid}`;
+    const workspace = `special:${name}`;
+    const r = await this.launchOn(command, opts, workspace);
+    const dialect = await this.dialect().catch(() => 'lua' as Dialect);
+    const toggle = dialect === 'lua' ? `hyprctl dispatch 'hl.dsp.workspace.toggle_special("${name}")'` : `hyprctl dispatch togglespecialworkspace ${name}`;
+    const unseen: UnseenPlace = {
+      workspace,
+      output: null,
+      reveal: `the person brings it into view by toggling the special workspace ${name} (${toggle}, or a bind to togglespecialworkspace), or moves the window to a workspace of theirs with hypruse hypr move_window ADDRESS --workspace N; the special workspace is gone once its windows close`,
+    };
+    const shown = r.relocated
+      ? `its window (pid ${r.window?.pid ?? '?'}) opened outside the agent's special workspace first and was moved there: the person may have seen it`
+      : undefined;
+    return { ...r, ...(shown ? { note: shown } : {}), unseen };
+  }
+
+  private async launchOn(command: string, opts: LaunchOptions, workspace: string | undefined): Promise<LaunchResult> {
     const token = newLaunchToken();
     const wrapped = wrapLaunchCommand(command, token, opts.env); // refuses a bad env name before anything is sent
     throwIfAborted(opts.signal);

@@ -7,7 +7,7 @@ export const HYPRLAND_MANIFEST: CompositorManifest = {
   envVars: ['HYPRLAND_INSTANCE_SIGNATURE'],
   sockets: '$XDG_RUNTIME_DIR/hypr/<signature>/.socket.sock and .socket2.sock (the instance whose hyprland.lock names a live pid)',
   capabilities: [
-    'layers', 'cursor.read', 'cursor.set', 'lock.read', 'tag', 'notify', 'binds', 'bind.run', 'launch', 'fullscreen',
+    'layers', 'cursor.read', 'cursor.set', 'lock.read', 'tag', 'notify', 'binds', 'bind.run', 'launch', 'launch.unseen', 'fullscreen',
     'floating', 'close', 'move', 'focus', 'workspace', 'events', 'capture.toplevel',
   ],
   bindingSyntax: 'bind = SUPER, Return, exec, foot in ~/.config/hypr/hyprland.conf (hl.bind(...) in a Lua config)',

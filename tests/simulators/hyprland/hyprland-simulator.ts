@@ -704,12 +704,15 @@ export class HyprlandSimulator {
     if (/^\d+$/.test(ws)) id = Number(ws);
     else if (/^[+-]\d+$/.test(ws)) id = Math.max(1, cur + Number(ws));
     else if (ws.startsWith('name:')) name = ws.slice(5);
+    // a named special workspace: shown by no monitor until toggled; ids count down from -99
+    else if (/^special:[^\s]+$/.test(ws)) name = ws;
     else if (/^[^\s]+$/.test(ws) && !/^[emr][+\-~]|^previous|^empty|^special/.test(ws)) name = ws;
     else return `Invalid workspace ${ws}`;
     if (id !== null && (id < 1 || id > 2147483647)) return `Invalid workspace ${ws}`;
     let w = id !== null ? this.workspaces.find((x) => x.id === id) : this.workspaces.find((x) => x.name === name);
     if (!w) {
-      const newId = id ?? -1337 - this.workspaces.filter((x) => x.id <= -1337).length;
+      const special = name?.startsWith('special:') === true;
+      const newId = id ?? (special ? -99 - this.workspaces.filter((x) => x.id <= -99 && x.id > -1337).length : -1337 - this.workspaces.filter((x) => x.id <= -1337).length);
       w = { id: newId, name: name ?? String(newId), monitor: this.focusedMonitor().name };
       this.workspaces.push(w);
       this.emit('createworkspace', w.name);
