@@ -1,5 +1,5 @@
 import {
-  CapabilityTable, HypruseError, LaunchMatcher, launchAndPlace, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
+  AGENT_WORKSPACE_PREFIX, CapabilityTable, HypruseError, LaunchMatcher, launchAndPlace, NotFoundError, UnsupportedError, UsageError, newLaunchToken, procfsTable, scaledMs, throwIfAborted,
   wrapLaunchCommand, type Bind, type ChordRegistration, type KeyCombo, type CloseOutcome, type Compositor, type CompositorCapability, type Desktop, type DesktopEvent, type EventSubscription,
   type LaunchOptions, type LaunchResult, type Point, type ProcessTable, type UnseenPlace, type Window, closeAndConfirm, listenForChord } from '@hypruse/core';
 import { HyprlandDispatcher } from './dispatch/dispatcher.js';
@@ -27,8 +27,7 @@ const ALL_CAPS: CompositorCapability[] = [
   'layers', 'cursor.read', 'cursor.set', 'lock.read', 'tag', 'notify', 'binds', 'bind.run', 'launch', 'launch.unseen', 'fullscreen',
   'floating', 'close', 'move', 'focus', 'workspace', 'events',
 ];
-/** The agent's special workspace (background mode) is `special:` this and the server's pid. */
-const AGENT_SPECIAL_PREFIX = 'hypruse-agent-';
+
 const TOPLEVEL_CAPTURE = 'window capture by toplevel needs Hyprland 0.54 or newer (ext-foreign-toplevel image capture)';
 
 /** MARK colour (HYPRUSE-BEHAVIOR §5.6). */
@@ -312,7 +311,7 @@ export class HyprlandCompositor implements Compositor {
    * workspace lives only while it holds windows: nothing is left of it once they close.
    */
   private async launchUnseen(command: string, opts: LaunchOptions): Promise<LaunchResult> {
-    const name = `${AGENT_SPECIAL_PREFIX}${process.pid}`;
+    const name = `${AGENT_WORKSPACE_PREFIX}${process.pid}`; // special:NAME
     const workspace = `special:${name}`;
     const r = await this.launchOn(command, opts, workspace);
     const dialect = await this.dialect().catch(() => 'lua' as Dialect);

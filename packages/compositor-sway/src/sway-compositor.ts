@@ -1,7 +1,7 @@
 import type {
   Bind, ChordRegistration, KeyCombo, CloseOutcome, Compositor, CompositorCapability, Cursor, Desktop, EventSubscription, LaunchOptions, LaunchResult, Point, Window,
 } from '@hypruse/core';
-import { CancelledError, HypruseError, NotFoundError, UsageError, heldCommand, launchAndPlace, releaseHeld, startLaunch, closeAndConfirm, type UnseenPlace } from '@hypruse/core';
+import { AGENT_WORKSPACE_PREFIX, CancelledError, HypruseError, NotFoundError, UsageError, followDescendants, heldCommand, launchAndPlace, releaseHeld, startLaunch, closeAndConfirm, type UnseenPlace } from '@hypruse/core';
 import { swayCapabilities } from './capabilities.js';
 import { EventHub, EventQueue, listenForChord } from '@hypruse/core';
 import type { SwayEventName } from './ipc/message-types.js';
@@ -27,7 +27,6 @@ export interface SwayCompositorOptions {
 const SUBSCRIBED_EVENTS: readonly SwayEventName[] = ['window', 'workspace', 'binding', 'shutdown'];
 
 /** The agent's workspace in background mode is this prefix and the server's pid. */
-const AGENT_WORKSPACE_PREFIX = 'hypruse-agent-';
 
 /** `output` events exist from sway 1.8 on; sway 1.7 refuses the name. */
 const OPTIONAL_EVENTS: readonly SwayEventName[] = ['output'];
@@ -237,6 +236,7 @@ export class SwayCompositor implements Compositor {
     const place = await this.agentPlace();
     const target = quoteWorkspace(place.workspace);
     let assigned: number | null = null;
+    let follow: { stop: () => Promise<void> } | null = null;
     const r = await launchAndPlace(
       {
         subscribe: () => this.subscribe(),
@@ -251,6 +251,9 @@ export class SwayCompositor implements Compositor {
             } finally {
               await releaseHeld(pid, env);
             }
+            // sway's pid criterion names one process: an app whose windows come from a child it starts
+            // (LibreOffice's soffice.bin, a browser's) gets a rule for each child as it appears, long before it maps
+            follow = followDescendants(pid, (child) => this.command(`assign [pid=${child}] workspace ${target}`));
           }
           return started;
         },
@@ -258,7 +261,7 @@ export class SwayCompositor implements Compositor {
         move: (address, workspace) => this.moveToWorkspace(address, workspace, true),
       },
       { workspace: place.workspace, timeoutMs: opts.timeoutMs, signal: opts.signal, stayMs: opts.stayMs, splash: opts.splash, program: opts.program },
-    );
+    ).finally(() => (follow as { stop: () => Promise<void> } | null)?.stop());
     const unseen: UnseenPlace = {
       workspace: place.workspace,
       output: place.output,

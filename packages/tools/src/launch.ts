@@ -100,7 +100,7 @@ export const launchTool = defineTool({
   effect: 'open_world',
   background: {
     mode: 'a11y',
-    note: "the window opens on the agent's own workspace, out of the person's sight and without the focus (a workspace on an output made for the agent, removed when hypruse stops; the result names it); where the compositor cannot, it is refused with the compositor's reason: work in a private desk",
+    note: "the window opens on the agent's own workspace, out of the person's sight and without the focus (a workspace on an output made for the agent and removed when hypruse stops, or a special workspace no monitor shows until the person toggles it; the result names it and says how the person brings it into view); where the compositor cannot, it is refused with the compositor's reason: work in a private desk",
   },
   description:
     'Start an application and wait for the window of that process (not any window) until its geometry is stable, so points read right after are right; optionally on a workspace (single-instance apps that open elsewhere are moved there). A splash or a first window the app replaces is skipped: the window that stays is returned, with dialogs open over it listed. When a single-instance app hands the request to its running instance, the window that instance opened (or changed) is returned and the note says so. A command holding a web address (a browser and a URL) also waits, within wait_s, for the page to finish loading (its document no longer busy); the note says when it had not. Returns the window address, class, title, workspace and settled position and size.',

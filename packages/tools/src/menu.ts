@@ -288,6 +288,16 @@ async function backgroundPath(ctx: ToolContext, args: Args, labels: string[]): P
   let leaf: UiItem | null = null;
   for (let l = 0; l < labels.length; l++) {
     const hits = matchMenuItem(level, labels[l]);
+    if (!hits.length && level.length === 0) {
+      // the app builds the menu's items only when it opens (Thunar, Qt 5), or has no menu bar at all (a
+      // GTK 4 primary menu is a popover made on the click): reaching the item needs the menu opened, by the seat
+      throw backgroundRefusal(
+        l
+          ? `the items of menu '${labels.slice(0, l).join(' > ')}' are not in ${read.window.class}'s accessibility tree while the menu is closed (the app builds them when it opens), and opening it needs the pointer or the keyboard`
+          : `${read.window.class} has no menu bar in its accessibility tree (its menus are popovers made when a button is clicked), and opening one needs the pointer or the keyboard`,
+        'run the item in a private desk (desk: "private"), or ask the person; a control of the window itself is run with click_ui or act',
+      );
+    }
     if (!hits.length) {
       throw new NotFoundError('not_found.menu', `no menu item '${labels[l]}'${l ? ` under '${labels.slice(0, l).join(' > ')}'` : ''} in ${read.window.class}; the items are ${listing(level)}`, {
         hint: l ? 'give the label as the menu shows it' : 'the first label is a menu-bar entry; call ui to see them',

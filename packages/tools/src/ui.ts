@@ -9,7 +9,7 @@ import { elementArgs, markField, matchable, readElements, resolveElement, roleFi
 import { matchNames } from './common/match.js';
 import { renderFlat, renderTree } from './common/ui-tree.js';
 import { sleep } from './common/pointer.js';
-import { ACTIVATE_ACTIONS, actionIndex } from './common/activate.js';
+import { ACTIVATE_ACTIONS, singleClickIndex } from './common/activate.js';
 import { OPEN_WAIT_MS, openedShape, openedSince, watchOpened, type Opened } from './common/opened.js';
 import { saveMarks, uiJson, uiLine, type UiItem } from './common/ui-read.js';
 import { address, className, imageMetaShape, uiElement } from './common/output.js';
@@ -234,7 +234,13 @@ export const clickUiTool = defineTool({
     if (ctx.config.background) {
       if (args.button !== 'left' || args.double) throw backgroundRefusal(`a ${args.double ? 'double ' : ''}${args.button} click on ${t.label} needs the pointer`, 'a left single click runs the control\'s AT-SPI action without the pointer');
       const el = t.item && ctx.services.has(Tokens.Accessibility) ? await ctx.services.get(Tokens.Accessibility).refresh(t.item.ref, ctx.signal) : null;
-      if (!el || actionIndex(el, ACTIVATE_ACTIONS) < 0) {
+      if (el && el.states.includes('selectable') && singleClickIndex(el) < 0) {
+        throw backgroundRefusal(
+          `${t.label} is an item of a list, table or tree: its AT-SPI ${el.actions.join('/') || 'action'} opens it as a double click would, and selecting it with a single click needs the pointer`,
+          'ask the person, or work in a private desk (desk: "private"); get_text and ui read the list without selecting anything',
+        );
+      }
+      if (!el || singleClickIndex(el) < 0) {
         throw backgroundRefusal(`${t.label} has no AT-SPI ${ACTIVATE_ACTIONS.join('/')} action, so clicking it needs the pointer`, 'act (set_text, check, select) reaches fields, check boxes and lists without the pointer; otherwise ask the person to turn background mode off');
       }
       return { summary: `activate ${t.label} in ${t.cls} through its AT-SPI action`, input: 'none', seatless: true, windows: [t.window], control: { role: t.role, name: t.name } };
@@ -255,7 +261,7 @@ export const clickUiTool = defineTool({
         // accessibility alone: the control's own action, no pointer, no focus
         const a11y = ctx.services.get(Tokens.Accessibility);
         const el = t.item ? await a11y.refresh(t.item.ref, ctx.signal) : null;
-        const i = el ? actionIndex(el, ACTIVATE_ACTIONS) : -1;
+        const i = el ? singleClickIndex(el) : -1;
         if (!el || i < 0) throw backgroundRefusal(`${t.label} ${el ? 'no longer offers an AT-SPI click/press/activate action' : 'is gone'}, so clicking it needs the pointer`);
         if (!(await a11y.doAction(el.ref, i, ctx.signal))) throw new HypruseError('error.a11y', `${t.cls} did not accept the AT-SPI ${el.actions[i]} action of ${t.label}; nothing else was sent`, { hint: 'read the window again (ui) and retry' });
       } else {

@@ -4,4 +4,4 @@ export { isSocket, liveSockets, waylandDisplay, discoveredEnv, type LiveSocket }
 export { LAYER_KINDS, classifyLayer } from './layers.js';
 export { CapabilityTable } from './capabilities.js';
 export { launchAndPlace, type PlaceSteps } from './launch.js';
-export { heldCommand, heldExecs, releaseHeld } from './unseen.js';
+export { AGENT_WORKSPACE_PREFIX, descendantPids, followDescendants, heldCommand, heldExecs, isAgentWorkspace, releaseHeld } from './unseen.js';

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { scaledMs } from '../time.js';
 
 
@@ -9,6 +9,18 @@ import { scaledMs } from '../time.js';
  * so the pid the rule names is the app's own; a compound one (pipes, lists, redirections) keeps
  * the shell's pid, and the plugin moves its window afterwards (and says so).
  */
+
+/**
+ * The agent's workspace of a background-mode server is named this and the server's pid (a
+ * compositor may put its own prefix before it, as Hyprland's `special:`), so that every hypruse
+ * process (the monitor page above all) tells the agent's workspaces from the person's.
+ */
+export const AGENT_WORKSPACE_PREFIX = 'hypruse-agent-';
+
+/** Whether a workspace name is a background-mode agent's (`hypruse-agent-PID`, `special:hypruse-agent-PID`). */
+export function isAgentWorkspace(name: string): boolean {
+  return /^(?:special:)?hypruse-agent-\d+$/.test(name);
+}
 
 /** Shell syntax beyond one simple command: `exec` would change what it does. */
 const COMPOUND = /[;&|<>()`$\n\\{}]|^\s*\w+=/;
@@ -55,4 +67,61 @@ export async function releaseHeld(pid: number, env?: Record<string, string | und
     }
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/** Every descendant of `pid` now (children through /proc/PID/task/TID/children, recursively); none where procfs does not list them. */
+export function descendantPids(pid: number): number[] {
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length) {
+    const p = queue.shift()!;
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${p}/task`);
+    } catch {
+      continue; // gone
+    }
+    for (const t of tasks) {
+      let children = '';
+      try {
+        children = readFileSync(`/proc/${p}/task/${t}/children`, 'utf8');
+      } catch {
+        continue;
+      }
+      for (const c of children.split(/\s+/)) {
+        const n = Number(c);
+        if (c && Number.isInteger(n) && n > 0 && !out.includes(n)) {
+          out.push(n);
+          queue.push(n);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Follow a launched command's process tree while its windows may still map: `onNew` is called once
+ * for each descendant as it appears (an app that starts its real process as a child, as LibreOffice's
+ * oosplash starts soffice.bin, maps its windows from that child's pid). Polled every `everyMs`; stop() ends it.
+ */
+export function followDescendants(pid: number, onNew: (pid: number) => Promise<void>, everyMs = 15): { stop: () => Promise<void> } {
+  const seen = new Set<number>();
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      for (const d of descendantPids(pid)) {
+        if (seen.has(d)) continue;
+        seen.add(d);
+        await onNew(d).catch(() => undefined);
+      }
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+    },
+  };
 }

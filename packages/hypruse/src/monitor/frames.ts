@@ -5,6 +5,30 @@ export interface OutputInfo {
   name: string;
   geometry: Rect;
   scale: number;
+  /** A window of a background-mode agent on a workspace no output of the person shows: captured as the window itself. */
+  agent?: AgentWindow;
+}
+
+/** A window of the agent's workspace (background mode), shown on the page as a view of its own. */
+export interface AgentWindow {
+  workspace: string;
+  window: string;
+  title: string;
+  class: string;
+  toplevelId?: string;
+  exportHandle?: number;
+  /** Why no image of it can be had (the compositor has no toplevel capture); then it is listed without one. */
+  noImage?: string;
+}
+
+/** An agent view as the page lists it. */
+export interface AgentView {
+  view: string;
+  workspace: string;
+  window: string;
+  title: string;
+  class: string;
+  note?: string;
 }
 
 /** The latest frame of one output, encoded once and served to every viewer. */
@@ -37,6 +61,8 @@ export interface FrameLoopOptions {
   /** A new frame of an output (its pixels changed), or the list of outputs changed. */
   onFrame: (meta: FrameMeta) => void;
   onOutputs: (names: string[]) => void;
+  /** The agent's windows (background mode) changed: the views the page lists for them. */
+  onAgent?: (views: AgentView[]) => void;
   /** A round failed (once per distinct message), or null when it works again. */
   onError: (message: string | null) => void;
 }
@@ -53,6 +79,7 @@ export class FrameLoop {
   private readonly frames = new Map<string, EncodedFrame>();
   private readonly hashes = new Map<string, string>();
   private names: string[] = [];
+  private agentViews: AgentView[] = [];
   private version = 0;
   private running: Promise<void> | null = null;
   private wanted = false;
@@ -75,6 +102,11 @@ export class FrameLoop {
 
   outputs(): string[] {
     return [...this.names];
+  }
+
+  /** The agent's windows the page lists (background mode), with a note where there is no image. */
+  agents(): AgentView[] {
+    return [...this.agentViews];
   }
 
   error(): string | null {
@@ -110,8 +142,23 @@ export class FrameLoop {
       }
       this.opts.onOutputs(names);
     }
+    const views = outs.flatMap((o) => (o.agent ? [viewOf(o.name, o.agent)] : []));
+    if (JSON.stringify(views) !== JSON.stringify(this.agentViews)) {
+      this.agentViews = views;
+      this.opts.onAgent?.(views);
+    }
     for (const o of outs) {
-      const frame = await this.opts.capture.capture({ kind: 'output', name: o.name, geometry: o.geometry, scale: o.scale });
+      if (o.agent?.noImage) continue;
+      const a = o.agent;
+      const frame = a
+        ? // an agent's window may close between the listing and its capture: the round goes on without it
+          await this.opts.capture
+            .capture({ kind: 'window', address: a.window, geometry: o.geometry, scale: o.scale, ...(a.toplevelId ? { toplevelId: a.toplevelId } : {}), ...(a.exportHandle !== undefined ? { exportHandle: a.exportHandle } : {}) })
+            .catch(() => null)
+        : await this.opts.capture.capture({ kind: 'output', name: o.name, geometry: o.geometry, scale: o.scale });
+      if (!frame) continue;
+      // a window capture that fell back to a crop of the screen would show the person's screen, not the agent's window
+      if (a && frame.source === 'crop') continue;
       const raw = frame.encoded ? await this.opts.imaging.raw(frame) : frame;
       const hash = createHash('sha1').update(`${raw.width}x${raw.height}x${raw.channels}:`).update(raw.data).digest('hex');
       if (this.hashes.get(o.name) === hash) {
@@ -151,6 +198,10 @@ export class FrameLoop {
       if (wait > 0 && this.wanted) await sleep(wait);
     }
   }
+}
+
+function viewOf(view: string, a: AgentWindow): AgentView {
+  return { view, workspace: a.workspace, window: a.window, title: a.title, class: a.class, ...(a.noImage ? { note: a.noImage } : {}) };
 }
 
 function meta(f: EncodedFrame): FrameMeta {

@@ -1,10 +1,11 @@
-import { Tokens, type Capture, type HypruseConfig, type Imaging, type Logger, type Presence } from '@hypruse/core';
+import { Tokens, isAgentWorkspace, type Capture, type HypruseConfig, type Imaging, type Logger, type Presence } from '@hypruse/core';
 import { beaconWriter, resolveJournalPath } from '@hypruse/trust';
 import type { Session } from '../session.js';
 import { MonitorServer, type MonitorBackends } from './server.js';
+import type { OutputInfo } from './frames.js';
 
 export { MonitorServer, type MonitorBackends, type MonitorOptions, type MonitorState } from './server.js';
-export { FrameLoop, type EncodedFrame, type FrameMeta, type OutputInfo } from './frames.js';
+export { FrameLoop, type AgentView, type AgentWindow, type EncodedFrame, type FrameMeta, type OutputInfo } from './frames.js';
 export { JournalTail } from './feed.js';
 export { checkRequest, parseControl, allowedHosts, allowedOrigins, type GuardVerdict, type MonitorRoute, type RequestFacts } from './guard.js';
 
@@ -26,7 +27,32 @@ export function monitorBackends(session: Session): MonitorBackends {
     frames: {
       capture: session.services.get<Capture>(Tokens.Capture),
       imaging: session.services.get<Imaging>(Tokens.Imaging),
-      outputs: async () => (await compositor.snapshot()).monitors.map((m) => ({ name: m.name, geometry: m.geometry, scale: m.scale })),
+      outputs: async () => {
+        const d = await compositor.snapshot();
+        const outs: OutputInfo[] = d.monitors.map((m) => ({ name: m.name, geometry: m.geometry, scale: m.scale }));
+        // background mode: the agent's windows on a workspace none of the person's outputs shows (sway 1.7's
+        // hidden workspace, Hyprland's special one) are views of their own; an agent output is listed above
+        const agentWs = d.workspaces.filter((w) => isAgentWorkspace(w.name) && !w.visible);
+        const noImage = compositor.capabilities.has('capture.toplevel') ? undefined : `no image: ${compositor.displayName} cannot capture a window it does not show (${compositor.unsupportedReason('capture.toplevel')})`;
+        for (const w of d.windows) {
+          const ws = agentWs.find((x) => w.workspace !== null && (x.id === w.workspace || x.name === w.workspace));
+          if (!ws) continue;
+          const id = w.extra?.toplevelId;
+          const handle = w.extra?.exportHandle;
+          outs.push({
+            name: `agent ${ws.name} ${w.address}`,
+            geometry: w.geometry,
+            scale: Math.max(1, ...d.monitors.map((m) => m.scale)),
+            agent: {
+              workspace: ws.name, window: w.address, title: w.title, class: w.class,
+              ...(typeof id === 'string' && id ? { toplevelId: id } : {}),
+              ...(typeof handle === 'number' && Number.isInteger(handle) ? { exportHandle: handle } : {}),
+              ...(noImage ? { noImage } : {}),
+            },
+          });
+        }
+        return outs;
+      },
     },
   };
 }

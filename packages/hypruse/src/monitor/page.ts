@@ -118,9 +118,20 @@ export const PAGE_JS = `'use strict';
 
   function frame(m) {
     const f = figure(m.output);
-    f.cap.textContent = m.output + ' · ' + m.geometry.width + 'x' + m.geometry.height + ' at ' + m.geometry.x + ',' + m.geometry.y + ' · scale ' + m.scale;
+    if (!f.agent) f.cap.textContent = m.output + ' · ' + m.geometry.width + 'x' + m.geometry.height + ' at ' + m.geometry.x + ',' + m.geometry.y + ' · scale ' + m.scale;
     f.want = Math.max(f.want, m.version);
     load(m.output);
+  }
+
+  // background mode: the agent's windows out of the person's sight, each a view of its own
+  function agent(views) {
+    for (const v of views) {
+      const f = figure(v.view);
+      f.fig.dataset.agent = v.workspace;
+      f.img.alt = 'agent window ' + v.window;
+      f.cap.textContent = 'agent (background) · workspace ' + v.workspace + ' · ' + v.class + ' "' + v.title + '"' + (v.note ? ' · ' + v.note : '');
+      f.agent = true;
+    }
   }
 
   function outputs(names) {
@@ -183,6 +194,7 @@ export const PAGE_JS = `'use strict';
     $('feed-head').textContent = h.journal ? 'journal ' + h.journal : 'the journal is off (journal.path, HYPRUSE_JOURNAL): no feed';
     feed.replaceChildren();
     outputs(h.outputs);
+    agent(h.agent || []);
     records(h.records);
     for (const m of h.frames) frame(m);
     setState(h.state);
@@ -191,6 +203,7 @@ export const PAGE_JS = `'use strict';
   es.addEventListener('state', (e) => setState(JSON.parse(e.data)));
   es.addEventListener('frame', (e) => frame(JSON.parse(e.data)));
   es.addEventListener('outputs', (e) => outputs(JSON.parse(e.data)));
+  es.addEventListener('agent', (e) => agent(JSON.parse(e.data)));
   es.addEventListener('journal', (e) => records(JSON.parse(e.data)));
   es.addEventListener('problem', (e) => { $('problem').textContent = JSON.parse(e.data) || ''; });
   es.onerror = () => { $('conn').textContent = 'reconnecting…'; };

@@ -119,6 +119,7 @@ export class MonitorServer {
         intervalMs: Math.round(1000 / this.opts.fps),
         onFrame: (m) => this.broadcast('frame', m),
         onOutputs: (names) => this.broadcast('outputs', names),
+        onAgent: (views) => this.broadcast('agent', views),
         onError: (msg) => {
           this.problem = msg && `desktop image: ${msg}`;
           if (msg) this.opts.logger.warn(`monitor: ${this.problem}`);
@@ -239,7 +240,7 @@ export class MonitorServer {
     const records: JournalRecord[] = this.tail?.backlog() ?? [];
     const s = this.state(b);
     this.lastState = JSON.stringify(s);
-    const hello = { journal: b.journalPath, records, outputs: this.frames?.outputs() ?? [], frames: this.frames?.all() ?? [], state: s, problem: this.problem };
+    const hello = { journal: b.journalPath, records, outputs: this.frames?.outputs() ?? [], agent: this.frames?.agents() ?? [], frames: this.frames?.all() ?? [], state: s, problem: this.problem };
     res.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify(hello)}\n\n`);
     this.clients.add(res);
     this.frames?.start();

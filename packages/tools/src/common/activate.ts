@@ -31,6 +31,16 @@ export async function activateElement(
   return 'pointer';
 }
 
+/**
+ * The action a left single click on `el` stands for, in background mode. An item of a list, table
+ * or tree (selectable) offers `activate` as its row's activation (what a double click or Return
+ * does: Thunar opens the file), not a single click, which selects it: only click/press count there.
+ */
+export function singleClickIndex(el: Pick<A11yElement, 'actions' | 'states'>): number {
+  if (el.states.includes('selectable')) return actionIndex(el, ['click', 'press']);
+  return actionIndex(el, ACTIVATE_ACTIONS);
+}
+
 export function actionIndex(el: Pick<A11yElement, 'actions'>, names: readonly string[]): number {
   for (const n of names) {
     const i = el.actions.findIndex((a) => a.toLowerCase() === n);
