@@ -115,7 +115,10 @@ export function mapDesktop(raw: RawSnapshot): Desktop {
   for (const c of asArray<RawClient>(raw.clients)) {
     if (c.mapped === false || typeof c.address !== 'string') continue;
     const address = normalizeAddress(c.address);
-    const wsId = c.workspace?.id;
+    // a window reported with no workspace id (-1) but a workspace name (seen for a window on a named
+    // special workspace) is placed by that name, when a listed workspace carries it
+    const named = c.workspace?.name ? workspaces.find((w) => w.name === c.workspace!.name) : undefined;
+    const wsId = typeof c.workspace?.id === 'number' && c.workspace.id !== -1 ? c.workspace.id : named ? Number(named.id) : undefined;
     const onWs = typeof wsId === 'number' && wsId !== -1;
     const hidden = c.hidden === true;
     // `visible` (0.55+) is "mapped and not fully transparent", not "on a shown workspace": it only narrows
