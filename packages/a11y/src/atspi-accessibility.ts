@@ -627,6 +627,20 @@ export class AtspiAccessibility implements Accessibility {
         // the window typed into, when the app has one of its title: another of its windows may keep a focused field
         let root: { children: Array<{ name: string }> } | null = null;
         const only = (name: string) => !window?.title || name === window.title || !root?.children.some((f) => f.name === window.title);
+        const isField = (n: RawNode) => n.states.includes('focused') && n.interfaces.includes('Text') && (!WEB_DOCUMENTS.has(n.roleId) || n.states.includes('editable'));
+        // an engine whose `showing` means in view (Chromium): its windows are asked for their focused
+        // objects in one Collection.GetMatches each, not walked (a walk read ~400 objects of its chrome)
+        if ((await this.engineOf(app.ref, d))?.showingMeansInView === true) {
+          const frames = await this.reader.readTree(app.ref, d, { maxNodes: 64, details: false, descend: (n) => n.depth === 0 });
+          root = frames?.root ?? null;
+          for (const f of frames?.root.children ?? []) {
+            if (!f.states.includes('showing') || !only(f.name)) continue;
+            for (const ref of (await this.reader.inStateBelow(f.ref, 'focused', d)) ?? []) {
+              const n = await this.reader.readNode(ref, 2, d, { details: false });
+              if (n && isField(n) && n.states.includes('showing')) return this.reader.readOne(ref, d, { details: true, anyText: true, textLimit: FOCUSED_TEXT_LIMIT }, 2);
+            }
+          }
+        }
         const tree = await this.reader.readTree(app.ref, d, {
           maxNodes: this.maxNodes,
           details: false,
@@ -637,7 +651,7 @@ export class AtspiAccessibility implements Accessibility {
           },
           // a web document keeps `focused` while a field inside it has the focus (Chromium also keeps
           // its hidden WebUI documents focused, above the page): it is the field only when editable
-          stopAt: (n) => n.states.includes('focused') && n.interfaces.includes('Text') && (!WEB_DOCUMENTS.has(n.roleId) || n.states.includes('editable')),
+          stopAt: isField,
         });
         if (!tree?.stoppedAt) return null;
         return this.reader.readOne(tree.stoppedAt.ref, d, { details: true, anyText: true, textLimit: FOCUSED_TEXT_LIMIT }, tree.stoppedAt.depth);

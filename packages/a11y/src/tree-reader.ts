@@ -397,9 +397,19 @@ export class TreeReader {
    * the application: one call); null when the object offers no usable Collection.
    */
   async showingBelow(ref: NodeRef, deadline: Deadline): Promise<Set<string> | null> {
-    // rule (aiia{ss}iaiiasib): states {showing} all of them; any attributes, roles and interfaces
+    const refs = await this.inStateBelow(ref, 'showing', deadline);
+    return refs ? new Set(refs.map((r) => `${r.bus}|${r.path}`)) : null;
+  }
+
+  /**
+   * The objects below `ref` in state `state`, in tree order (Collection.GetMatches, in the
+   * application: one call); null when the object offers no usable Collection.
+   */
+  async inStateBelow(ref: NodeRef, state: string, deadline: Deadline): Promise<NodeRef[] | null> {
+    // rule (aiia{ss}iaiiasib): states {state} all of them; any attributes, roles and interfaces
     const states = [0, 0];
-    const bit = STATE_NAMES.indexOf('showing');
+    const bit = STATE_NAMES.indexOf(state as (typeof STATE_NAMES)[number]);
+    if (bit < 0) return null;
     states[bit >> 5] = (1 << (bit & 31)) | 0;
     const ALL = 1;
     const CANONICAL = 1;
@@ -408,8 +418,8 @@ export class TreeReader {
         { dest: ref.bus, path: ref.path, iface: IFACE.Collection, member: 'GetMatches', signature: '(aiia{ss}iaiiasib)uib', body: [[states, ALL, {}, ALL, [], ALL, [], ALL, false], CANONICAL, 0, true] },
         deadline,
       );
-      const out = new Set<string>();
-      for (const [bus, path] of (b[0] as Array<[string, string]>) ?? []) if (path && path !== ATSPI_NULL_PATH) out.add(`${bus || ref.bus}|${path}`);
+      const out: NodeRef[] = [];
+      for (const [bus, path] of (b[0] as Array<[string, string]>) ?? []) if (path && path !== ATSPI_NULL_PATH) out.push({ bus: bus || ref.bus, path });
       return out;
     } catch (err) {
       if (deadline.fired || isGoneError(err)) throw err;
