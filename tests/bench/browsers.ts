@@ -11,23 +11,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Session } from 'hypruse';
 import { ORDER_FORM, startSite } from '../support/browser.js';
 import { Elapsed, sleep } from './lib/measure.js';
 import type { Row } from './lib/report.js';
+import { stopPid, type RowBench } from './lib/bench.js';
 // @ts-expect-error plain ESM script without types
 import { a11yBusAddress, appBusName, busctlActivateCache, busctlGetItems } from './a11y-busctl.mjs';
 
-type Fn = (i: number) => Promise<unknown>;
-export interface BrowserBench {
-  session: Session;
-  env: Record<string, string>;
-  rows: Row[];
-  row(r: Omit<Row, 'ours'>, ours: Fn, base: Fn | null, opts: { runs: number; baseRuns?: number; warmup?: number }): Promise<Row>;
-  fresh(): void;
-  runs: number;
-  log(m: string): void;
-}
+export type BrowserBench = RowBench;
 
 /** 125 rows of a link, a button, a check box and a labelled field: 500 controls. */
 export const BIG = `<!doctype html><html><head><meta charset="utf-8"><title>Big page</title></head><body><h1>Five hundred controls</h1>
@@ -228,21 +219,7 @@ export async function browserRows(b: BrowserBench): Promise<void> {
     }
   } finally {
     if (w) await b.session.pipeline.call('wm', { action: 'close_window', target: w }).catch(() => undefined);
-    if (pid) {
-      try {
-        process.kill(pid);
-      } catch {
-        /* closed */
-      }
-      for (let i = 0; i < 100; i++) {
-        try {
-          process.kill(pid, 0);
-        } catch {
-          break;
-        }
-        await sleep(100);
-      }
-    }
+    await stopPid(pid, 10000);
     await site.close();
     rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   }

@@ -9,7 +9,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSession, type Session } from 'hypruse';
+import { until as pollUntil } from '@hypruse/contract-kit';
 import { sleep } from './lib/measure.js';
+import { stopPid } from './lib/bench.js';
 import type { Row } from './lib/report.js';
 
 interface Tally {
@@ -17,35 +19,9 @@ interface Tally {
   chars: number;
 }
 
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 20000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`${what} did not happen within ${ms} ms`);
-    await sleep(100);
-  }
-}
-
-async function stop(pid: number): Promise<void> {
-  if (!pid) return;
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    return;
-  }
-  for (let i = 0; i < 50; i++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await sleep(100);
-  }
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    /* gone */
-  }
-}
+/** Wait (up to 20 s) for what a task did to show. */
+const until = (what: string, ok: () => boolean | Promise<boolean>, ms = 20000) => pollUntil(what, ok, ms, 100);
+const stop = (pid: number) => stopPid(pid);
 
 /** Runs the office and file-manager tasks once each and adds a row per task. */
 export async function benchOffice(opts: { rows: Row[]; env: Record<string, string>; log: (m: string) => void }): Promise<void> {

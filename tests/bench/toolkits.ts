@@ -10,22 +10,12 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Session } from 'hypruse';
-import type { Row } from './lib/report.js';
+import type { RowBench } from './lib/bench.js';
 
 const run = promisify(execFile);
 const DUMP = new URL('../support/atspi-dump.py', import.meta.url).pathname;
 
-type Fn = (i: number) => Promise<unknown>;
-export interface ToolkitBench {
-  session: Session;
-  env: Record<string, string>;
-  rows: Row[];
-  row(r: Omit<Row, 'ours'>, ours: Fn, base: Fn | null, opts: { runs: number; baseRuns?: number; warmup?: number }): Promise<Row>;
-  fresh(): void;
-  runs: number;
-  log(m: string): void;
-}
+export type ToolkitBench = RowBench;
 
 interface Task {
   app: string;

@@ -7,11 +7,10 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scaledMs } from '@hypruse/core';
 import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
-import { type Server } from '../support/server.js';
-import { startStrippedHostServer, stopLaunched } from '../support/apps.js';
+import { appSuite, stopLaunched } from '../support/apps.js';
 
 const desk = await requireDesktop();
 
@@ -26,20 +25,11 @@ function environ(pid: number): Record<string, string> {
 }
 
 describe.skipIf(!desk)('launch from a server with only HOME, PATH and XDG_RUNTIME_DIR', () => {
-  let server: Server;
-  const pids: number[] = [];
-  const home = mkdtempSync(join(tmpdir(), 'hypruse-apps-home-'));
-
-  beforeAll(async () => {
-    server = await startStrippedHostServer(home, desk!.env.XDG_RUNTIME_DIR);
-  }, 60000);
-  afterAll(async () => {
-    for (const pid of pids) await stopLaunched(pid).catch(() => undefined);
-    await server?.close();
-  });
+  const app = appSuite('apps', () => desk!.env.XDG_RUNTIME_DIR);
+  const { home, pids } = app;
 
   it('a Qt 5 app (featherpad) starts on Wayland and its window comes back, with the session environment', async () => {
-    const l = await server.call('launch', { command: 'featherpad', wait_s: 20 });
+    const l = await app.server.call('launch', { command: 'featherpad', wait_s: 20 });
     expect(l.isError, l.text.join('\n')).toBe(false);
     const pid = Number(l.data.pid);
     pids.push(pid);
@@ -55,21 +45,21 @@ describe.skipIf(!desk)('launch from a server with only HOME, PATH and XDG_RUNTIM
       DBUS_SESSION_BUS_ADDRESS: desk!.env.DBUS_SESSION_BUS_ADDRESS,
       QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
     });
-    const c = await server.call('wm', { action: 'close_window', target: String(l.data.address) });
+    const c = await app.server.call('wm', { action: 'close_window', target: String(l.data.address) });
     expect(c.isError, c.text.join('\n')).toBe(false);
   }, 60000);
 
   it('a program that fails at start is reported at once with its exit status and last error output', async () => {
     // QT_QPA_PLATFORM=xcb: Qt finds no X display and aborts, as it did for every Qt app before the session environment
     const t0 = Date.now();
-    const l = await server.call('launch', { command: 'QT_QPA_PLATFORM=xcb speedcrunch', wait_s: 20 });
+    const l = await app.server.call('launch', { command: 'QT_QPA_PLATFORM=xcb speedcrunch', wait_s: 20 });
     const ms = Date.now() - t0;
     expect(l.isError).toBe(true);
     expect(l.text.join('\n')).toMatch(/^error: .*ended \(exit status 134 \(SIGABRT\)|killed by SIGABRT/);
     expect(l.text.join('\n')).toMatch(/qt\.qpa\.xcb: could not connect to display/);
     expect(ms, 'answered long before the 20 s wait').toBeLessThan(scaledMs(3000));
 
-    const m = await server.call('launch', { command: 'no-such-program-here --x' });
+    const m = await app.server.call('launch', { command: 'no-such-program-here --x' });
     expect(m.isError).toBe(true);
     expect(m.text.join('\n')).toMatch(/exit status 127.*\n.*no-such-program-here: not found/);
   }, 60000);
@@ -83,17 +73,17 @@ describe.skipIf(!desk)('launch from a server with only HOME, PATH and XDG_RUNTIM
     // stands in for the Electron runtime: records its arguments, then opens a window
     writeFileSync(join(dir, 'notes-app'), `#!/bin/sh\nprintf '%s\\n' "$@" > ${argsFile}\nexec zenity --info --text=electron-stand-in\n`);
     chmodSync(join(dir, 'notes-app'), 0o755);
-    const l = await server.call('launch', { command: `${join(dir, 'notes-app')} --open today` });
+    const l = await app.server.call('launch', { command: `${join(dir, 'notes-app')} --open today` });
     expect(l.isError, l.text.join('\n')).toBe(false);
     pids.push(Number(l.data.pid));
     await waitFor(() => readFileSync(argsFile, 'utf8'), 5000, 'the arguments file');
     expect(readFileSync(argsFile, 'utf8').split('\n').filter(Boolean)).toEqual(['--force-renderer-accessibility', '--open', 'today']);
     expect(String(l.data.note)).toMatch(/--force-renderer-accessibility \(electron accessibility\)/);
-    await server.call('wm', { action: 'close_window', target: String(l.data.address) });
+    await app.server.call('wm', { action: 'close_window', target: String(l.data.address) });
   }, 60000);
 
   it('a single-instance app (mousepad): the window that stays comes back, and a second launch is a hand-off to the first instance', async () => {
-    const a = await server.call('launch', { command: 'mousepad', wait_s: 20 });
+    const a = await app.server.call('launch', { command: 'mousepad', wait_s: 20 });
     expect(a.isError, a.text.join('\n')).toBe(false);
     const pid = Number(a.data.pid);
     pids.push(pid);
@@ -102,7 +92,7 @@ describe.skipIf(!desk)('launch from a server with only HOME, PATH and XDG_RUNTIM
     const nodes = (await swayNodes()).filter((n) => n.pid === pid);
     expect(nodes.map((n) => String(n.id)), 'the returned window is still the one mousepad shows').toEqual([String(a.data.address)]);
 
-    const b = await server.call('launch', { command: 'mousepad', wait_s: 20 });
+    const b = await app.server.call('launch', { command: 'mousepad', wait_s: 20 });
     expect(b.isError, b.text.join('\n')).toBe(false);
     expect(b.data).toMatchObject({ address: a.data.address, handed_to: pid });
     expect(b.text[0]).toMatch(/handed over to the running instance \(pid \d+\), which showed it in its existing window/);
@@ -112,7 +102,7 @@ describe.skipIf(!desk)('launch from a server with only HOME, PATH and XDG_RUNTIM
   }, 90000);
 
   it('LibreOffice Writer: the splash is skipped, the document window comes back with the first-start dialog over it', async () => {
-    const l = await server.call('launch', { command: 'libreoffice --writer', wait_s: 30 });
+    const l = await app.server.call('launch', { command: 'libreoffice --writer', wait_s: 30 });
     expect(l.isError, l.text.join('\n')).toBe(false);
     const pid = Number(l.data.pid);
     pids.push(pid);

@@ -5,14 +5,12 @@
 // disk (content.xml of the .odt/.ods, word/document.xml of the .docx, read with unzip). One
 // LibreOffice process per file: Calc opens as a new window of the running soffice.bin.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scaledMs } from '@hypruse/core';
 import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
-import { type Server } from '../support/server.js';
-import { startStrippedHostServer, stopLaunched } from '../support/apps.js';
+import { appSuite, stopLaunched } from '../support/apps.js';
 import { atspi, type AtspiNode } from '../support/atspi.js';
 
 const desk = await requireDesktop();
@@ -32,29 +30,20 @@ async function fileWritten(file: string): Promise<void> {
 }
 
 describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', () => {
-  let server: Server;
+  const app = appSuite('office', () => desk!.env.XDG_RUNTIME_DIR);
+  const { out } = app;
   let pid = 0;
   let zenity = 0;
-  const home = mkdtempSync(join(tmpdir(), 'hypruse-office-home-'));
-  const out = mkdtempSync(join(tmpdir(), 'hypruse-office-out-'));
-  chmodSync(out, 0o777);
   let writer = '';
   /** libatspi's dump of the Writer window (read once: a walk of LibreOffice's every object is long) */
   let writerTree: AtspiNode[] = [];
 
-  beforeAll(async () => {
-    server = await startStrippedHostServer(home, desk!.env.XDG_RUNTIME_DIR);
-  }, 60000);
-  afterAll(async () => {
-    await stopLaunched(zenity);
-    await stopLaunched(pid);
-    await server?.close();
-  });
 
   it('Writer: launch returns the document window with Tip of the Day listed; typed text is verified and read back', async () => {
-    const l = await server.call('launch', { command: 'libreoffice --writer', wait_s: 30 });
+    const l = await app.server.call('launch', { command: 'libreoffice --writer', wait_s: 30 });
     expect(l.isError, l.text.join('\n')).toBe(false);
     pid = Number(l.data.pid);
+    app.pids.push(pid);
     writer = String(l.data.address);
     expect(l.data).toMatchObject({ class: 'libreoffice-writer', title: 'Untitled 1 - LibreOffice Writer' });
     const dialogs = (l.data.dialogs ?? []) as Array<{ address: string; title: string }>;
@@ -64,15 +53,15 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     expect(nodes.some((n) => n.app_id === 'soffice' && /^LibreOffice [0-9.]+$/.test(n.name ?? '')), 'the splash is gone').toBe(false);
 
     // the agent closes the tip, then types into the document
-    const c = await server.call('click_ui', { name: 'OK', role: 'push button', window: dialogs[0]!.address });
+    const c = await app.server.call('click_ui', { name: 'OK', role: 'push button', window: dialogs[0]!.address });
     expect(c.isError, c.text.join('\n')).toBe(false);
     await waitFor(async () => !(await swayNodes()).some((n) => String(n.id) === dialogs[0]!.address), scaledMs(5000), 'the tip to close');
-    const k = await server.call('keyboard', { action: 'type', text: 'Quarterly report draft', window: writer });
+    const k = await app.server.call('keyboard', { action: 'type', text: 'Quarterly report draft', window: writer });
     expect(k.isError, k.text.join('\n')).toBe(false);
     expect(k.text[0]).toMatch(/\(verified\)/);
 
     // read back through hypruse: the window's text is the document's
-    const g = await server.call('get_text', { window: writer });
+    const g = await app.server.call('get_text', { window: writer });
     expect(g.isError, g.text.join('\n')).toBe(false);
     expect(g.text[0]).toMatch(/^document text /);
     expect(String(g.data.text).trim()).toBe('Quarterly report draft');
@@ -84,7 +73,7 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
   }, scaledMs(120000));
 
   it('Writer: ui lists each menu of the menu bar once, where libatspi shows it (not the 0-high copy LibreOffice keeps in its pane)', async () => {
-    const u = await server.call('ui', { window: writer });
+    const u = await app.server.call('ui', { window: writer });
     expect(u.isError, u.text.join('\n')).toBe(false);
     const listed = (u.data.elements as Array<{ role: string; name: string; x: number; y: number }>).filter((e) => e.role === 'menu');
     // libatspi: the menu bars and the menus right below each (its dump is in tree order, with depths)
@@ -116,18 +105,18 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
   }, scaledMs(60000));
 
   it('Writer: saves through menu File > Save As and file_dialog as .odt, then as .docx (the keep-format question answered)', async () => {
-    const m = await server.call('menu', { path: 'File > Save As', window: writer });
+    const m = await app.server.call('menu', { path: 'File > Save As', window: writer });
     expect(m.isError, m.text.join('\n')).toBe(false);
     const odt = join(out, 'report.odt');
-    const f = await server.call('file_dialog', { path: odt });
+    const f = await app.server.call('file_dialog', { path: odt });
     expect(f.isError, f.text.join('\n')).toBe(false);
     await fileWritten(odt);
     expect(xmlText(unzipText(odt, 'content.xml'), /<text:p\b[^>]*>(.*?)<\/text:p>/g)).toEqual(['Quarterly report draft']);
 
-    const m2 = await server.call('menu', { path: 'File > Save As', window: writer });
+    const m2 = await app.server.call('menu', { path: 'File > Save As', window: writer });
     expect(m2.isError, m2.text.join('\n')).toBe(false);
     const docx = join(out, 'report.docx');
-    const f2 = await server.call('file_dialog', { path: docx });
+    const f2 = await app.server.call('file_dialog', { path: docx });
     expect(f2.isError, f2.text.join('\n')).toBe(false);
     expect(f2.data.kept_format).toMatch(/^Use Word .* Format!?$/);
     await fileWritten(docx);
@@ -144,42 +133,42 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
 
   it('Calc: cells set by keyboard (and one chosen by a click) are read back one by one and as a range; the saved .ods holds them', async () => {
     // a new Calc window of the running LibreOffice (the request is handed over to it)
-    const l = await server.call('launch', { command: 'libreoffice --calc', wait_s: 30 });
+    const l = await app.server.call('launch', { command: 'libreoffice --calc', wait_s: 30 });
     expect(l.isError, l.text.join('\n')).toBe(false);
     const calc = String(l.data.address);
     expect(l.data).toMatchObject({ class: 'libreoffice-calc', title: 'Untitled 1 - LibreOffice Calc' });
     expect(l.data.handed_to).toBe(pid);
-    await server.call('keyboard', { action: 'key', keys: 'ctrl+Home', window: calc });
-    const k = await server.call('keyboard', { action: 'type', text: 'Fruit\tCount\nApples\t42\nPears\t7\n', window: calc });
+    await app.server.call('keyboard', { action: 'key', keys: 'ctrl+Home', window: calc });
+    const k = await app.server.call('keyboard', { action: 'type', text: 'Fruit\tCount\nApples\t42\nPears\t7\n', window: calc });
     expect(k.isError, k.text.join('\n')).toBe(false);
     expect(k.text[0], 'a cell is not typed into twice').not.toMatch(/typed twice/);
     const cells: Record<string, string> = { A1: 'Fruit', B1: 'Count', A2: 'Apples', B2: '42', A3: 'Pears', B3: '7' };
     for (const [name, want] of Object.entries(cells)) {
-      const g = await server.call('get_text', { name, role: 'table cell', window: calc });
+      const g = await app.server.call('get_text', { name, role: 'table cell', window: calc });
       expect(g.isError, g.text.join('\n')).toBe(false);
       expect(g.data.text, name).toBe(want);
     }
     // a cell chosen by a click (the pointer lands on the cell named: LibreOffice places its boxes below its menu bar)
-    const c = await server.call('click_ui', { name: 'C2', role: 'table cell', window: calc });
+    const c = await app.server.call('click_ui', { name: 'C2', role: 'table cell', window: calc });
     expect(c.isError, c.text.join('\n')).toBe(false);
-    const f2 = await server.call('keyboard', { action: 'type', text: '=B2*2\n', window: calc });
+    const f2 = await app.server.call('keyboard', { action: 'type', text: '=B2*2\n', window: calc });
     expect(f2.isError, f2.text.join('\n')).toBe(false);
-    const c2 = await server.call('get_text', { name: 'C2', role: 'table cell', window: calc });
+    const c2 = await app.server.call('get_text', { name: 'C2', role: 'table cell', window: calc });
     expect(c2.data.text, 'C2 holds the formula\'s value').toBe('84');
-    const range = await server.call('get_text', { role: 'table', window: calc });
+    const range = await app.server.call('get_text', { role: 'table', window: calc });
     expect(range.isError, range.text.join('\n')).toBe(false);
     expect(String(range.data.text).split('\n').slice(0, 3)).toEqual(['Fruit  Count', 'Apples  42  84', 'Pears  7']);
 
-    const m = await server.call('menu', { path: 'File > Save As', window: calc });
+    const m = await app.server.call('menu', { path: 'File > Save As', window: calc });
     expect(m.isError, m.text.join('\n')).toBe(false);
     const ods = join(out, 'fruit.ods');
-    const f = await server.call('file_dialog', { path: ods });
+    const f = await app.server.call('file_dialog', { path: ods });
     expect(f.isError, f.text.join('\n')).toBe(false);
     await fileWritten(ods);
     const rows = [...unzipText(ods, 'content.xml').matchAll(/<table:table-row\b[^>]*>(.*?)<\/table:table-row>/g)].map((r) => xmlText(r[1]!, /<text:p>(.*?)<\/text:p>/g));
     expect(rows.slice(0, 3)).toEqual([['Fruit', 'Count'], ['Apples', '42', '84'], ['Pears', '7']]);
     expect(unzipText(ods, 'content.xml'), 'C2 is the formula typed').toMatch(/table:formula="of:=\[\.B2\]\*2"/);
-    const w = await server.call('wm', { action: 'close_window', target: calc });
+    const w = await app.server.call('wm', { action: 'close_window', target: calc });
     expect(w.isError, w.text.join('\n')).toBe(false);
   }, scaledMs(150000));
 
@@ -187,26 +176,27 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     // a third window on the workspace: LibreOffice then keeps its own focus in Writer's paragraph when
     // the Calc window opens and takes the keyboard; Calc lost every letter (Tab and Return still moved
     // its cell cursor, so the sheet scrolled past column A) and the bench found no cell A1
-    const z = await server.call('launch', { command: 'zenity --entry --title "Side note" --text "Note"', wait_s: 20 });
+    const z = await app.server.call('launch', { command: 'zenity --entry --title "Side note" --text "Note"', wait_s: 20 });
     expect(z.isError, z.text.join('\n')).toBe(false);
     zenity = Number(z.data.pid);
-    const l = await server.call('launch', { command: 'libreoffice --calc', wait_s: 30 });
+    app.pids.push(zenity);
+    const l = await app.server.call('launch', { command: 'libreoffice --calc', wait_s: 30 });
     expect(l.isError, l.text.join('\n')).toBe(false);
     const calc = String(l.data.address);
     expect(l.data).toMatchObject({ class: 'libreoffice-calc' });
     const nodes = await swayNodes();
     const ws = nodes.find((n) => String(n.id) === calc)?.workspace;
     expect(nodes.filter((n) => n.workspace === ws && [writer, calc, String(z.data.address)].includes(String(n.id))), 'three windows side by side').toHaveLength(3);
-    const h = await server.call('keyboard', { action: 'key', keys: 'ctrl+Home', window: calc });
+    const h = await app.server.call('keyboard', { action: 'key', keys: 'ctrl+Home', window: calc });
     expect(h.isError, h.text.join('\n')).toBe(false);
-    const k = await server.call('keyboard', { action: 'type', text: 'Plums\t3\nFigs\t11\n', window: calc });
+    const k = await app.server.call('keyboard', { action: 'type', text: 'Plums\t3\nFigs\t11\n', window: calc });
     expect(k.isError, k.text.join('\n')).toBe(false);
     expect(k.text[0]).not.toMatch(/typed twice/);
 
-    const m = await server.call('menu', { path: 'File > Save As', window: calc });
+    const m = await app.server.call('menu', { path: 'File > Save As', window: calc });
     expect(m.isError, m.text.join('\n')).toBe(false);
     const bare = join(out, 'plums');
-    const f = await server.call('file_dialog', { path: bare });
+    const f = await app.server.call('file_dialog', { path: bare });
     expect(f.isError, f.text.join('\n')).toBe(false);
     const ods = `${bare}.ods`;
     await fileWritten(ods);
@@ -224,7 +214,7 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     }, scaledMs(10000), 'the .ods to hold the cells');
     const rows = [...unzipText(ods, 'content.xml').matchAll(/<table:table-row\b[^>]*>(.*?)<\/table:table-row>/g)].map((r) => xmlText(r[1]!, /<text:p>(.*?)<\/text:p>/g));
     expect(rows.slice(0, 2), 'the cells from A1 on').toEqual([['Plums', '3'], ['Figs', '11']]);
-    const w = await server.call('wm', { action: 'close_window', target: calc });
+    const w = await app.server.call('wm', { action: 'close_window', target: calc });
     expect(w.isError, w.text.join('\n')).toBe(false);
     await stopLaunched(zenity);
   }, scaledMs(150000));

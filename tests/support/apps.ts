@@ -1,5 +1,9 @@
 // What the real-app suites share: a server as a stripped MCP host starts it, and stopping an app the
 // test launched, by its pid.
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { scaledMs } from '@hypruse/core';
 import { waitFor } from './desktop.js';
 import { startServerExactEnv, type Server } from './server.js';
@@ -24,4 +28,42 @@ export async function stopLaunched(pid: number): Promise<void> {
   } catch {
     if (alive(pid)) process.kill(pid, 'SIGKILL');
   }
+}
+
+/** What a real-app suite's tests share: its server (started before them), a fresh HOME, a folder any app may write, the pids to stop. */
+export interface AppSuite {
+  readonly server: Server;
+  readonly home: string;
+  readonly out: string;
+  /** Processes the tests launched: stopped by pid after the suite, last first. */
+  readonly pids: number[];
+}
+
+/**
+ * Registers, in the calling describe, a stripped-host server started before its tests (fresh HOME
+ * `hypruse-NAME-home-*`, output folder `hypruse-NAME-out-*` open to the desktop user), and after
+ * them every pid in `pids` stopped, then the server closed. `runtimeDir` is read when the suite starts.
+ */
+export function appSuite(name: string, runtimeDir: () => string): AppSuite {
+  const home = mkdtempSync(join(tmpdir(), `hypruse-${name}-home-`));
+  const out = mkdtempSync(join(tmpdir(), `hypruse-${name}-out-`));
+  chmodSync(out, 0o777);
+  const pids: number[] = [];
+  let server: Server | undefined;
+  beforeAll(async () => {
+    server = await startStrippedHostServer(home, runtimeDir());
+  }, 60000);
+  afterAll(async () => {
+    for (const pid of [...pids].reverse()) await stopLaunched(pid).catch(() => undefined);
+    await server?.close();
+  });
+  return {
+    get server(): Server {
+      if (!server) throw new Error(`the ${name} suite's server has not started`);
+      return server;
+    },
+    home,
+    out,
+    pids,
+  };
 }

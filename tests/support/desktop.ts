@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { scaledMs } from '@hypruse/core';
+import { until } from '@hypruse/contract-kit';
 
 export const HARNESS = fileURLToPath(new URL('../desktop/harness.mjs', import.meta.url));
 
@@ -300,21 +301,5 @@ export async function waitFor<T>(
   intervalMs = 50,
 ): Promise<NonNullable<T>> {
   // The same machine-scaled policy as hypruse's own ceilings (HYPRUSE_TIME_SCALE; npm test measures it at start).
-  timeoutMs = scaledMs(timeoutMs);
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await cond();
-      if (v) return v as NonNullable<T>;
-      last = undefined;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() >= deadline) {
-      const why = last instanceof Error ? `; last error: ${last.message}` : '';
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${why}`);
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
+  return until(what, cond, scaledMs(timeoutMs), intervalMs);
 }

@@ -5,3 +5,4 @@ export { REQUIREMENTS, REQUIREMENT_IDS, ALL_CAPABILITIES, requirement, type Requ
 export type { ContractEnv, ContractTarget } from './target.js';
 export { slowLaunchCommand, SLOW_LAUNCH_APP, SLOW_LAUNCH_TITLE } from './slow-launch.js';
 export { factoryOf } from './factory-of.js';
+export { until } from './until.js';

@@ -12,6 +12,7 @@ import { DesktopModel, awaitDesktopEvent, classifyLayer } from '@hypruse/core';
 import type { ContractEnv, ContractTarget } from './target.js';
 import { SLOW_LAUNCH_APP, SLOW_LAUNCH_TITLE } from './slow-launch.js';
 import { ALL_CAPABILITIES, REQUIREMENT_IDS, REQUIREMENTS, type RequirementId } from './requirements.js';
+import { until as pollUntil } from './until.js';
 
 /** The test runner's API the suite registers through (vitest's). */
 export interface TestApi {
@@ -53,20 +54,7 @@ export async function contractSuite(api: TestApi, allTargets: ContractTarget[], 
 
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 4000 * SCALE): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    let last: unknown = null;
-    for (;;) {
-      try {
-        const v = await fn();
-        if (v) return v;
-      } catch (e) {
-        last = e;
-      }
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? ` (last error: ${last.message})` : ''}`);
-      await sleep(40);
-    }
-  }
+  const until = <T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 4000 * SCALE): Promise<NonNullable<T>> => pollUntil(what, fn, timeoutMs);
 
   async function nextMatching(sub: EventSubscription, what: string, pred: (e: DesktopEvent) => boolean, timeoutMs = 6000 * SCALE): Promise<DesktopEvent> {
     const deadline = Date.now() + timeoutMs;

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { until as pollUntil } from '@hypruse/contract-kit';
 
 const run = promisify(execFile);
 
@@ -79,20 +80,8 @@ export async function swaymsg<T = unknown>(type: string, payload?: string): Prom
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown = null;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? ` (last error: ${last.message})` : ''}`);
-    await sleep(100);
-  }
-}
+/** The contract kit's wait loop, polling every 100 ms (a guest's round trips are slow). */
+export const until = <T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<NonNullable<T>> => pollUntil(what, fn, timeoutMs, 100);
 
 export interface HyprClient {
   address: string;
