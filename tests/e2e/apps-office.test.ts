@@ -193,6 +193,9 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     expect(k.isError, k.text.join('\n')).toBe(false);
     expect(k.text[0]).not.toMatch(/typed twice/);
 
+    // the save once the third window is gone (in three columns, LibreOffice's file chooser has left
+    // soffice unanswering for over 15 s in some runs: not yet understood)
+    await stopLaunched(zenity);
     const m = await app.server.call('menu', { path: 'File > Save As', window: calc });
     expect(m.isError, m.text.join('\n')).toBe(false);
     const bare = join(out, 'plums');
@@ -216,6 +219,5 @@ describe.skipIf(!desk)('LibreOffice through the MCP server of a stripped host', 
     expect(rows.slice(0, 2), 'the cells from A1 on').toEqual([['Plums', '3'], ['Figs', '11']]);
     const w = await app.server.call('wm', { action: 'close_window', target: calc });
     expect(w.isError, w.text.join('\n')).toBe(false);
-    await stopLaunched(zenity);
   }, scaledMs(150000));
 });
