@@ -163,3 +163,40 @@ describe('the window handle of hyprland_toplevel_export_manager_v1', () => {
     expect(d.windows[0].extra?.exportHandle).toBe(Number(0x4479a1200n & 0xffffffffn) | 0);
   });
 });
+
+describe('special workspaces as Hyprland 0.57 lists them (no id; address and type instead)', () => {
+  // trimmed from `hyprctl -j clients|workspaces|monitors` on real Hyprland 0.57 after
+  // exec_cmd(..., { workspace = "special:hypruse-agent-1 silent" })
+  const agent = { address: 'special:hypruse-agent-1', type: 'special', name: 'special:hypruse-agent-1' };
+  const raw = {
+    monitors: [
+      { id: 0, name: 'Virtual-1', width: 1920, height: 1080, x: 0, y: 0, scale: 1, focused: true, activeWorkspace: { address: '1', id: 1, type: 'normal', name: '1' }, specialWorkspace: { address: '', type: '', name: '' } },
+    ],
+    workspaces: [
+      { address: '1', id: 1, type: 'normal', name: '1', monitor: 'Virtual-1', windows: 0 },
+      { ...agent, monitor: 'Virtual-1', windows: 1 },
+    ],
+    clients: [{ address: '0x55addcef4f50', mapped: true, at: [21, 21], size: [1878, 1038], workspace: agent, class: 'hypruse.contract.launch', title: 'probe', pid: 558 }],
+    activewindow: {},
+    cursorpos: null,
+    layers: null,
+  };
+
+  it('places the window on the special workspace, listed and not shown', () => {
+    const d = mapDesktop(raw as never);
+    const w = d.windows.find((x) => x.address === '0x55addcef4f50')!;
+    expect(w.workspace).toBe('special:hypruse-agent-1');
+    expect(w.visible).toBe(false);
+    const ws = d.workspaces.find((x) => x.id === 'special:hypruse-agent-1');
+    expect(ws).toMatchObject({ name: 'special:hypruse-agent-1', special: true, visible: false, windows: 1 });
+    expect(d.workspaces.map((x) => x.id)).toEqual(['1', 'special:hypruse-agent-1']);
+    expect(d.activeWorkspace).toBe('1');
+  });
+
+  it('counts a special workspace a monitor shows as visible', () => {
+    const shown = { ...raw, monitors: [{ ...raw.monitors[0], specialWorkspace: agent }] };
+    const d = mapDesktop(shown as never);
+    expect(d.windows[0].visible).toBe(true);
+    expect(d.workspaces.find((x) => x.id === 'special:hypruse-agent-1')!.visible).toBe(true);
+  });
+});

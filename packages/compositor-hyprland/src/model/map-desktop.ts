@@ -20,17 +20,29 @@ export function mapMonitor(m: RawMonitor): Monitor {
   const pw = m.width ?? 0;
   const ph = m.height ?? 0;
   const { width: w, height: h, scale } = logicalSize(pw, ph, typeof m.scale === 'number' ? m.scale : 1, transform);
-  const ws = m.activeWorkspace?.id;
+  const ws = workspaceKey(m.activeWorkspace);
   return {
     name: m.name ?? '',
     geometry: { x: m.x ?? 0, y: m.y ?? 0, width: w, height: h },
     scale,
     transform,
     focused: m.focused === true,
-    activeWorkspace: typeof ws === 'number' && ws !== -1 && ws !== 0 ? String(ws) : null,
+    activeWorkspace: ws,
     physical: { width: pw, height: ph },
     ...(m.description ? { description: m.description } : {}),
   };
+}
+
+/**
+ * The workspace a reference names, as hypruse's workspace id: its number where
+ * Hyprland gives one (-1 and 0 name none), else, from 0.57 on, where a special
+ * workspace carries no `id`, its name (`special:NAME`, also its `address`).
+ */
+export function workspaceKey(ref: { id?: number; name?: string; address?: string; type?: string } | undefined): string | null {
+  if (!ref) return null;
+  if (typeof ref.id === 'number') return ref.id === -1 || ref.id === 0 ? null : String(ref.id);
+  const name = ref.name || ref.address || '';
+  return name && (ref.type === 'special' || name.startsWith('special')) ? name : null;
 }
 
 function asArray<T>(v: unknown): T[] {
@@ -82,32 +94,34 @@ export function normalizeAddress(a: string): string {
 export function mapDesktop(raw: RawSnapshot): Desktop {
   const monitors = asArray<RawMonitor>(raw.monitors).filter((m) => m.disabled !== true).map(mapMonitor);
   const rawMonitors = asArray<RawMonitor>(raw.monitors);
-  const shown = new Set<number>();
+  const shown = new Set<string>();
   for (const m of rawMonitors) {
-    if (typeof m.activeWorkspace?.id === 'number') shown.add(m.activeWorkspace.id);
-    if (typeof m.specialWorkspace?.id === 'number' && m.specialWorkspace.id !== 0) shown.add(m.specialWorkspace.id);
+    const active = workspaceKey(m.activeWorkspace);
+    if (active) shown.add(active);
+    const special = workspaceKey(m.specialWorkspace);
+    if (special) shown.add(special);
   }
   const focusedMon = rawMonitors.find((m) => m.focused === true) ?? rawMonitors[0];
-  const activeWsId = focusedMon?.activeWorkspace?.id;
-  const activeWorkspace = typeof activeWsId === 'number' && activeWsId !== -1 && activeWsId !== 0 ? String(activeWsId) : null;
+  const activeWorkspace = workspaceKey(focusedMon?.activeWorkspace);
 
+  const numeric = (id: string) => (/^-?\d+$/.test(id) ? Number(id) : Number.POSITIVE_INFINITY);
   const workspaces: Workspace[] = asArray<RawWorkspace>(raw.workspaces)
-    .filter((w) => typeof w.id === 'number')
-    .map((w) => {
-      const id = w.id as number;
-      const name = w.name ?? String(id);
-      const special = id < 0 || name.startsWith('special');
-      return {
-        id: String(id),
+    .flatMap((w) => {
+      const id = workspaceKey(w);
+      if (id === null) return [];
+      const name = w.name ?? id;
+      const special = numeric(id) < 0 || w.type === 'special' || name.startsWith('special');
+      return [{
+        id,
         name,
         monitor: !w.monitor || w.monitor === '?' ? null : w.monitor,
         windows: w.windows ?? 0,
         visible: shown.has(id),
-        focused: String(id) === activeWorkspace,
+        focused: id === activeWorkspace,
         ...(special ? { special: true } : {}),
-      };
+      }];
     })
-    .sort((a, b) => Number(a.id) - Number(b.id));
+    .sort((a, b) => numeric(a.id) - numeric(b.id) || a.id.localeCompare(b.id));
 
   const active = raw.activewindow && typeof (raw.activewindow as RawClient).address === 'string' ? normalizeAddress((raw.activewindow as RawClient).address as string) : null;
 
@@ -115,14 +129,11 @@ export function mapDesktop(raw: RawSnapshot): Desktop {
   for (const c of asArray<RawClient>(raw.clients)) {
     if (c.mapped === false || typeof c.address !== 'string') continue;
     const address = normalizeAddress(c.address);
-    // a window reported with no workspace id (-1) but a workspace name (seen for a window on a named
-    // special workspace) is placed by that name, when a listed workspace carries it
-    const named = c.workspace?.name ? workspaces.find((w) => w.name === c.workspace!.name) : undefined;
-    const wsId = typeof c.workspace?.id === 'number' && c.workspace.id !== -1 ? c.workspace.id : named ? Number(named.id) : undefined;
-    const onWs = typeof wsId === 'number' && wsId !== -1;
+    const wsId = workspaceKey(c.workspace);
+    const onWs = wsId !== null;
     const hidden = c.hidden === true;
     // `visible` (0.55+) is "mapped and not fully transparent", not "on a shown workspace": it only narrows
-    const visible = onWs && shown.has(wsId as number) && !hidden && c.visible !== false;
+    const visible = onWs && shown.has(wsId) && !hidden && c.visible !== false;
     const mode = fullscreenMode(c.fullscreen);
     const extra: Record<string, unknown> = {};
     if (Array.isArray(c.tags) && c.tags.length) extra.tags = c.tags;
@@ -137,14 +148,14 @@ export function mapDesktop(raw: RawSnapshot): Desktop {
     if (c.pinned === true) extra.pinned = true;
     if (mode === 'maximized') extra.maximized = true;
     if (c.initialClass && c.initialClass !== c.class) extra.initialClass = c.initialClass;
-    if (c.workspace?.name && c.workspace.name !== String(wsId)) extra.workspaceName = c.workspace.name;
+    if (c.workspace?.name && c.workspace.name !== wsId) extra.workspaceName = c.workspace.name;
     windows.push({
       address,
       class: c.class ?? '',
       title: c.title ?? '',
       pid: typeof c.pid === 'number' && c.pid > 0 ? c.pid : null,
       geometry: { x: c.at?.[0] ?? 0, y: c.at?.[1] ?? 0, width: c.size?.[0] ?? 0, height: c.size?.[1] ?? 0 },
-      workspace: onWs ? String(wsId) : null,
+      workspace: wsId,
       floating: c.floating === true,
       fullscreen: mode === 'fullscreen',
       visible,

@@ -5,6 +5,9 @@
 export interface RawWorkspaceRef {
   id?: number;
   name?: string;
+  /** 0.57+: the workspace's key ("1", or "special:NAME"); a special workspace has no `id` there */
+  address?: string;
+  type?: string;
 }
 
 export interface RawMonitor {
@@ -26,6 +29,8 @@ export interface RawMonitor {
 export interface RawWorkspace {
   id?: number;
   name?: string;
+  address?: string;
+  type?: string;
   monitor?: string;
   monitorID?: number | null;
   windows?: number;
