@@ -35,7 +35,7 @@ interface HyprMonitor {
   specialWorkspace: { id: number; name: string };
 }
 
-describe.runIf(comp === 'hyprland')('background mode beside a person at the seat on real Hyprland', () => {
+describe('background mode beside a person at the seat on real Hyprland', () => {
   const work = mkdtempSync(join(tmpdir(), 'hypruse-real-bg-'));
   chmodSync(work, 0o777);
   const typed = 'the quick brown fox 0123456789';

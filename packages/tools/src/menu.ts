@@ -85,13 +85,29 @@ function menuItems(items: UiItem[], popupOnly: boolean): UiItem[] {
  * call, so an item that opens a modal dialog (Save As…) blocks every later
  * accessibility request until that dialog closes.
  */
-async function activate(ctx: ToolContext, args: Args, window: string, item: UiItem): Promise<'atspi' | 'pointer'> {
+async function activate(ctx: ToolContext, args: Args, window: string, item: UiItem, read: UiRead): Promise<'atspi' | 'pointer'> {
   // a popover item whose box is not where it shows (GTK 4): its own click action (GTK 4 opens no
   // blocking dialog inside the call)
   if (item.unplaced) return activateElement(ctx, { ref: item.ref, x: item.x, y: item.y, window }, ACTIVATE_ACTIONS, args);
   await compositorOf(ctx).focusWindow(window);
-  await ctx.invoke('pointer', { action: 'click', x: item.x, y: item.y, allow_auth: args.allow_auth, confirm: args.confirm });
+  const at = await placedNow(ctx, window, item, read);
+  await ctx.invoke('pointer', { action: 'click', x: at.x, y: at.y, allow_auth: args.allow_auth, confirm: args.confirm });
   return 'pointer';
+}
+
+/**
+ * Where the entry is now. Its point was placed with the window's geometry at the read; a window
+ * moved or resized since (a neighbour closed and the layout gave it the room) puts another entry
+ * under that point, and the click opens the wrong menu. Such a window is read again and the entry
+ * found by its role and name; if it is no longer there, the old point stands.
+ */
+async function placedNow(ctx: ToolContext, window: string, item: UiItem, read: UiRead): Promise<{ x: number; y: number }> {
+  const now = (await compositorOf(ctx).snapshot(ctx.signal)).windows.find((w) => w.address === window)?.geometry;
+  const was = read.window.geometry;
+  if (!now || (now.x === was.x && now.y === was.y && now.width === was.width && now.height === was.height)) return item;
+  const fresh = await readUi(ctx, window, '', true);
+  const same = fresh.items.find((i) => normalizeRole(i.role) === normalizeRole(item.role) && i.name === item.name && Boolean(i.popup) === Boolean(item.popup));
+  return same ?? item;
 }
 
 /** The first read of the window, shared by intent() and handle() (keyed by the call's parsed arguments). */
@@ -200,6 +216,8 @@ export const menuTool = defineTool({
       let via: 'atspi' | 'pointer' = 'pointer';
       const key = (i: UiItem) => `${i.role}|${i.name}|${i.x},${i.y}`;
       let shown = popup;
+      /** The read the current level's items were placed by. */
+      let placedBy: UiRead = first;
       /** When the click that opened the current submenu was sent (null: the path started in a menu already open). */
       let openedAt: number | null = null;
       for (let level = 0; level < labels.length; level++) {
@@ -222,7 +240,7 @@ export const menuTool = defineTool({
           const wait = openedAt + MENU_RELEASE_GUARD_MS - Date.now();
           if (wait > 0) await sleep(wait, ctx.signal);
         }
-        via = await activate(ctx, args, window, item);
+        via = await activate(ctx, args, window, item, placedBy);
         // from when the click went out, not from before the focus and pointer requests that precede it:
         // a slow compositor answer (a loaded machine, a remote IPC) otherwise eats into the guard
         openedAt = Date.now();
@@ -241,7 +259,8 @@ export const menuTool = defineTool({
         const end = Date.now() + scaledMs(SUBMENU_MS, ctx.env);
         let next: UiItem[] = [];
         for (;;) {
-          shown = menuItems((await readUi(ctx, window, '', true)).items, true);
+          placedBy = await readUi(ctx, window, '', true);
+          shown = menuItems(placedBy.items, true);
           next = shown.filter((i) => !known.has(key(i)));
           if (matchMenuItem(next, labels[level + 1]).length || Date.now() >= end) break;
           await sleep(50, ctx.signal);
