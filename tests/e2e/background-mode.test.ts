@@ -4,7 +4,6 @@
 // needs the seat is refused with refused.background before anything is sent.
 // Judged from outside hypruse: sway's window events (no focus change), the
 // form's own output, the person's field read over AT-SPI.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,15 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killFixture, launchFixture, requireDesktop, swaymsg, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
 import { atspi } from '../support/atspi.js';
+import { watchSway, type SwayWatcher } from '../support/sway-events.js';
 import { WaylandInput } from '@hypruse/wayland';
 import { parseCombo } from '@hypruse/core';
 
 const desk = await requireDesktop();
-
-interface SwayEvent {
-  change: string;
-  container?: { id: number; pid?: number; name?: string };
-}
 
 describe.skipIf(!desk)('background mode beside a person at the seat', () => {
   let server: Server;
@@ -34,8 +29,8 @@ describe.skipIf(!desk)('background mode beside a person at the seat', () => {
   let personInput: WaylandInput;
   let personCon = 0;
   const typed = 'the quick brown fox jumps over the lazy dog 0123456789';
-  let events: SwayEvent[] = [];
-  let watcher: ChildProcess | null = null;
+  let watcher: SwayWatcher | null = null;
+  let events: SwayWatcher['events'] = [];
 
   beforeAll(async () => {
     form = await launchFixture('gtk3-form');
@@ -57,24 +52,13 @@ describe.skipIf(!desk)('background mode beside a person at the seat', () => {
     await swaymsg(`[con_id=${personCon}]`, 'focus');
     await waitFor(async () => (await swayNodes()).find((n) => n.focused)?.id === personCon, 3000, "the person's window to hold the focus");
     // every window event from here on (focus changes above all), as sway reports them
-    watcher = spawn('swaymsg', ['-s', desk!.env.SWAYSOCK, '-r', '-m', '-t', 'subscribe', '["window","workspace"]'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let buf = '';
-    watcher.stdout!.on('data', (d: Buffer) => {
-      buf += d.toString();
-      // swaymsg -r -m prints one JSON object per line, one per event
-      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-        const line = buf.slice(0, nl).trim();
-        buf = buf.slice(nl + 1);
-        if (line) events.push(JSON.parse(line) as SwayEvent);
-      }
-    });
-    await new Promise((r) => setTimeout(r, 300)); // the subscription is in place
-    events = [];
+    watcher = await watchSway(desk!.env.SWAYSOCK, ['window', 'workspace']);
+    events = watcher.events;
     server = await startServer(desk!.env, { HYPRUSE_BACKGROUND: '1', HYPRUSE_TAKEOVER_MS: '1500' });
   });
 
   afterAll(async () => {
-    watcher?.kill('SIGTERM');
+    watcher?.stop();
     await server?.close();
     await personInput?.dispose();
     for (const f of [form, form2, pad, probe, person]) if (f) await killFixture(f.pid).catch(() => undefined);
