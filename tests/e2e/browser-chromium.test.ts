@@ -278,4 +278,39 @@ describe.skipIf(!desk)('Chromium through the MCP server (stripped environment, f
     ok(await server.call('click_ui', { name: 'Row 2', window: w }));
     await waitFor(async () => (await titleOf(w)).startsWith('Row 2 pressed'), 15000, 'the row scrolled back into view was clicked');
   }, 120000);
+
+  it('on the scale-1.5 output: ui points fall on the buttons libatspi places there, and click_ui by name clicks the named button (the page title)', async () => {
+    // workspace 2 lives on HEADLESS-2 (1920x1080 at scale 1.5): Chromium gives a page's boxes in its
+    // device pixels there (its own controls' in logical ones), and a click through the real pointer
+    // lands only if they are scaled back
+    ok(await server.call('wm', { action: 'move_window', target: w, workspace: '2' }));
+    ok(await server.call('wm', { action: 'workspace', workspace: '2' }));
+    await waitFor(async () => (await swayNodes()).find((n) => String(n.id) === w)?.workspace === '2', 10000, 'the window on workspace 2');
+    try {
+      ok(await server.call('act', { action: 'scroll_to', name: 'Row 5', window: w }));
+      const node = (await swayNodes()).find((n) => String(n.id) === w)!;
+      const r = node.rect;
+      const u = await server.call('ui', { window: w, name: 'Row' });
+      ok(u);
+      const els = (u.data.elements ?? []) as Array<{ name: string; x: number; y: number }>;
+      const five = els.find((e) => e.name === 'Row 5');
+      const six = els.find((e) => e.name === 'Row 6');
+      expect(five && six, JSON.stringify(els.slice(0, 8))).toBeTruthy();
+      // inside the window sway reports, and one row's pitch (36 CSS px, logical at zoom 1) apart
+      for (const e of [five!, six!]) {
+        expect(e.x).toBeGreaterThanOrEqual(r.x);
+        expect(e.x).toBeLessThan(r.x + r.width);
+        expect(e.y).toBeGreaterThanOrEqual(r.y);
+        expect(e.y).toBeLessThan(r.y + r.height);
+      }
+      expect(Math.abs(six!.y - five!.y - 36), `rows at ${five!.y} and ${six!.y}`).toBeLessThanOrEqual(1);
+      for (const name of ['Row 5', 'Row 6']) {
+        ok(await server.call('click_ui', { name, window: w }));
+        await waitFor(async () => (await titleOf(w)).startsWith(`${name} pressed`), 15000, `${name} was clicked on the scaled output`);
+      }
+    } finally {
+      await server.call('wm', { action: 'move_window', target: w, workspace: '1' }).catch(() => undefined);
+      await server.call('wm', { action: 'workspace', workspace: '1' }).catch(() => undefined);
+    }
+  }, 120000);
 });

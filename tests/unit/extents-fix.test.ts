@@ -79,6 +79,46 @@ describe('the extents fix chosen per application', () => {
   });
 });
 
+describe('Chromium on a scaled output: a page in device pixels scaled back to the browser\'s logical ones', () => {
+  // as read on sway 1.7, scale-1.5 output (Chromium renders at 2): the frame 1296x711 (inset 10), the
+  // web view holder (10,97 1276x604) and its document (20,194 2552x1208), a button at 36,570 108x43
+  async function prepared(parents: Record<string, string> = {}) {
+    const { bus, asked } = fakeBus({ toolkit: 'Chromium', version: '156' }, { '/frame': { [COORD_TYPE_WINDOW]: [0, 0, 1296, 711] } }, parents);
+    const fixes = new ExtentsFixes(bus);
+    await fixes.prepare({ bus: BUS, path: '/app' }, 'Chromium', { bus: BUS, path: '/frame' }, { class: 'chromium', width: 1276, height: 691 }, d());
+    await fixes.ready(BUS);
+    const a = (x: number, y: number, width: number, height: number) => fixes.adjust(BUS, { x, y, width, height });
+    return { fixes, asked, a };
+  }
+
+  it('the document and what is below it are divided by the scale (the inset kept); the browser controls stay; read alone the same', async () => {
+    const { fixes, asked, a } = await prepared({ '/new-button': '/doc' });
+    const button = node(Role.PUSH_BUTTON, a(36, 570, 108, 43), [], '/button');
+    const doc = node(Role.DOCUMENT_WEB, a(20, 194, 2552, 1208), [button], '/doc');
+    const tab = node(Role.PAGE_TAB, a(30, 12, 200, 30), [], '/tab');
+    const root = node(Role.FRAME, a(0, 0, 1296, 711), [node(Role.PANEL, a(10, 10, 1276, 691), [tab, node(Role.PANEL, a(10, 97, 1276, 604), [doc])])], '/frame');
+    expect(await fixes.placeTree(root, async () => null)).toBe(1);
+    expect(button.extents, 'logical 18,285 less the inset').toEqual({ x: 8, y: 275, width: 54, height: 22 });
+    expect(doc.extents).toEqual({ x: 0, y: 87, width: 1276, height: 604 });
+    expect(tab.extents, 'a browser control is in logical pixels already').toEqual({ x: 20, y: 2, width: 200, height: 30 });
+    expect(await fixes.placeOne({ bus: BUS, path: '/button' }, a(36, 570, 108, 43), d())).toEqual({ x: 8, y: 275, width: 54, height: 22 });
+    expect(await fixes.placeOne({ bus: BUS, path: '/new-button' }, a(36, 642, 108, 43), d())).toEqual({ x: 8, y: 311, width: 54, height: 22 });
+    expect(await fixes.placeOne({ bus: BUS, path: '/tab' }, a(30, 12, 200, 30), d())).toEqual({ x: 20, y: 2, width: 200, height: 30 });
+    expect(asked.filter((x) => x.member === 'Get' && (x.body as unknown[])[1] === 'Parent').map((x) => x.path)).toEqual(['/new-button']);
+  });
+
+  it('a page at scale 1 (its box its holder\'s), or merely wider than its holder, is not scaled, and nothing is remembered', async () => {
+    const { fixes, asked, a } = await prepared();
+    const doc = node(Role.DOCUMENT_WEB, a(10, 97, 1276, 604), [], '/doc');
+    const wide = node(Role.DOCUMENT_WEB, a(10, 97, 2552, 604), [], '/wide');
+    const root = node(Role.FRAME, a(0, 0, 1296, 711), [node(Role.PANEL, a(10, 97, 1276, 604), [doc, wide])], '/frame');
+    expect(await fixes.placeTree(root, async () => null)).toBe(0);
+    expect(doc.extents).toEqual({ x: 0, y: 87, width: 1276, height: 604 });
+    expect(await fixes.placeOne({ bus: BUS, path: '/doc' }, a(10, 97, 1276, 604), d())).toEqual({ x: 0, y: 87, width: 1276, height: 604 });
+    expect(asked.filter((x) => x.member === 'Get' && (x.body as unknown[])[1] === 'Parent'), 'no walk up at scale 1').toEqual([]);
+  });
+});
+
 describe('LibreOffice under GTK 3: root panes placed relative to their holder', () => {
   async function prepared(parents: Record<string, string> = {}, boxes: Record<string, Partial<Record<number, number[]>>> = {}) {
     const { bus, asked } = fakeBus({ toolkit: 'gtk', version: '3.24.38' }, boxes, parents);

@@ -12,12 +12,16 @@ import { engineOfClass, engineOfToolkit, evenInset } from './web-engines.js';
  * application from the app-family table (app-families.ts, AppFamily.extentsFix) and the web-engine
  * table (web-engines.ts, WebEngine.surfaceInset); every reader of extents goes through ExtentsFixes.
  * - `screen-less-origin` (Qt 5): SCREEN extents less the window's SCREEN origin, its WINDOW ones being wrong;
- * - `surface-inset` (Chromium): WINDOW extents less the surface's even inset past the window;
+ * - `surface-inset` (Chromium): WINDOW extents less the surface's even inset past the window; a web
+ *   document's boxes, which Chromium gives in its device pixels (its browser controls' in logical
+ *   ones), divided by the scale it renders at (2 on a scale-1.5 output without fractional scaling);
  * - `embedded-pane` (LibreOffice under GTK 3): WINDOW extents, a root pane's branch moved by its holder's origin.
  */
 export type ExtentsFix = 'screen-less-origin' | 'surface-inset' | 'embedded-pane';
 
 type Point = { x: number; y: number };
+/** A box's placement below a moved root: x' = x * scale + x0, y' = y * scale + y0, sizes times scale. */
+type Placement = { x: number; y: number; scale: number };
 
 /** How deep below the window a root pane is looked for. */
 const PANE_DEPTH = 4;
@@ -35,8 +39,10 @@ interface AppState {
   offset: Point | null;
   /** The measurement of `offset` under way (or done) for the window last prepared. */
   measuring: Promise<void> | null;
-  /** embedded-pane: by object path, the holder origin added to its boxes (null: not below a moved pane). */
-  below: Map<string, Point | null>;
+  /** By object path, how its boxes are placed (null: not below a moved pane or a scaled document). */
+  below: Map<string, Placement | null>;
+  /** surface-inset: the last tree read found a scaled web document (placeOne then places boxes below one). */
+  scaled?: boolean;
 }
 
 /** The extents fix an application needs, from what it reports about itself (and its window's class). */
@@ -129,60 +135,72 @@ export class ExtentsFixes {
   }
 
   /**
-   * After a tree read of an `embedded-pane` application: a root pane at (0,0) with exactly the size of
-   * the native container holding it, while that container sits elsewhere in the window, is moved with
-   * every box below it by the container's origin (LibreOffice 7.4 under GTK 3: the pane lies in a GTK
-   * panel under the GTK menu bar, y 26; a click on cell C3 selected C1). Which objects lie below a moved
-   * pane is remembered for placeOne(). `read` gives a node's extents as adjust() left them. Returns
-   * the number of panes moved.
+   * After a tree read, the roots whose branch is placed apart, with every box below them:
+   * - `embedded-pane`: a root pane at (0,0) with exactly the size of the native container holding it,
+   *   while that container sits elsewhere in the window, is moved by the container's origin
+   *   (LibreOffice 7.4 under GTK 3: the pane lies in a GTK panel under the GTK menu bar, y 26; a click on
+   *   cell C3 selected C1);
+   * - `surface-inset`: a web document whose box is its holder's times a scale (Chromium gives a page's
+   *   boxes in device pixels, its own controls' in logical ones: on a scale-1.5 output sway 1.7 gives it
+   *   buffers of scale 2, and a button at logical y 285 read y 570) is scaled back to the holder's.
+   * Which objects lie below such a root is remembered for placeOne(). `read` gives a node's extents as
+   * adjust() left them. Returns the number of roots placed.
    */
   async placeTree(root: RawNode, read: (n: RawNode) => Promise<Rect | null>): Promise<number> {
     const st = this.apps.get(root.ref.bus);
-    if (st?.fix !== 'embedded-pane') return 0;
+    if (st?.fix !== 'embedded-pane' && st?.fix !== 'surface-inset') return 0;
     if (st.below.size > MAX_REMEMBERED) st.below.clear();
     const found: Array<{ pane: RawNode; holder: RawNode }> = [];
+    const rootRole = st.fix === 'embedded-pane' ? (n: RawNode) => n.roleId === Role.ROOT_PANE : (n: RawNode) => WEB_DOCUMENTS.has(n.roleId);
     const walk = (n: RawNode, depth: number) => {
       for (const c of n.children) {
-        if (c.roleId === Role.ROOT_PANE) found.push({ pane: c, holder: n });
-        else if (depth < PANE_DEPTH) walk(c, depth + 1);
+        if (rootRole(c)) found.push({ pane: c, holder: n });
+        else if (st.fix === 'surface-inset' || depth < PANE_DEPTH) walk(c, depth + 1);
       }
     };
     walk(root, 0);
-    const moves = new Map<RawNode, Point>();
+    const moves = new Map<RawNode, Placement>();
     for (const { pane, holder } of found) {
       const [h, p] = await Promise.all([holder.extents ?? read(holder).catch(() => null), pane.extents ?? read(pane).catch(() => null)]);
-      if (!h || !p || p.x !== 0 || p.y !== 0 || (h.x === 0 && h.y === 0)) continue;
-      if (p.width !== h.width || p.height !== h.height || p.width <= 0 || p.height <= 0) continue;
-      if (!placed(h)) continue;
-      moves.set(pane, { x: h.x, y: h.y });
+      if (!h || !p || !placed(h) || !placed(p) || p.width <= 0 || p.height <= 0 || h.width <= 0 || h.height <= 0) continue;
+      const m = st.fix === 'embedded-pane' ? paneMove(h, p) : documentScale(h, p, st.offset);
+      if (m) moves.set(pane, m);
     }
-    const stack: Array<{ n: RawNode; by: Point | null }> = [{ n: root, by: null }];
+    if (st.fix === 'surface-inset' && moves.size === 0) {
+      // nothing scaled in this window (a scale-1 output): no memory kept, placeOne leaves boxes as they are
+      st.below.clear();
+      st.scaled = false;
+      return 0;
+    }
+    if (st.fix === 'surface-inset') st.scaled = true;
+    const stack: Array<{ n: RawNode; by: Placement | null }> = [{ n: root, by: null }];
     while (stack.length) {
       const { n, by: above } = stack.pop()!;
       const by = moves.get(n) ?? above;
       st.below.set(n.ref.path, by);
-      if (by && n.extents && placed(n.extents)) n.extents = { ...n.extents, x: n.extents.x + by.x, y: n.extents.y + by.y };
+      if (by && n.extents && placed(n.extents)) n.extents = placeBox(n.extents, by);
       for (const c of n.children) stack.push({ n: c, by });
     }
     return moves.size;
   }
 
   /**
-   * A box of one object read on its own (after adjust()), placed as a tree read would place it: for an
-   * `embedded-pane` application, moved by its pane's holder origin when the object lies below a moved
-   * pane (known from the last tree read, else found by walking up its ancestors to an object it read).
+   * A box of one object read on its own (after adjust()), placed as a tree read would place it: moved
+   * (or scaled) when the object lies below a root placeTree() placed (known from the last tree read,
+   * else found by walking up its ancestors to an object it read).
    */
   async placeOne(ref: NodeRef, r: Rect | null, d: Deadline): Promise<Rect | null> {
     const st = this.apps.get(ref.bus);
-    if (st?.fix !== 'embedded-pane' || !r || !placed(r)) return r;
+    if (!r || !placed(r) || !st) return r;
+    if (st.fix !== 'embedded-pane' && !(st.fix === 'surface-inset' && st.scaled)) return r;
     const by = await this.paneOffset(st, ref, d);
-    return by ? { ...r, x: r.x + by.x, y: r.y + by.y } : r;
+    return by ? placeBox(r, by) : r;
   }
 
-  private async paneOffset(st: AppState, ref: NodeRef, d: Deadline): Promise<Point | null> {
+  private async paneOffset(st: AppState, ref: NodeRef, d: Deadline): Promise<Placement | null> {
     const walked: string[] = [];
     let at: NodeRef | null = ref;
-    let by: Point | null = null;
+    let by: Placement | null = null;
     for (let i = 0; at && i < MAX_ANCESTORS; i++) {
       const known = st.below.get(at.path);
       if (known !== undefined) {
@@ -208,6 +226,36 @@ export class ExtentsFixes {
     const [bus, path] = inner.map(String);
     return path && path !== ATSPI_NULL_PATH ? { bus: bus || ref.bus, path } : null;
   }
+}
+
+const WEB_DOCUMENTS: ReadonlySet<number> = new Set([Role.DOCUMENT_WEB, Role.DOCUMENT_FRAME]);
+/** A document this much larger (or smaller) than its holder is scaled; closer to 1 it is laid out as it is. */
+const SCALE_TOLERANCE = 0.04;
+
+/** embedded-pane: a root pane at (0,0) of its holder's size, the holder elsewhere: moved by the holder's origin. */
+function paneMove(h: Rect, p: Rect): Placement | null {
+  if (p.x !== 0 || p.y !== 0 || (h.x === 0 && h.y === 0)) return null;
+  if (p.width !== h.width || p.height !== h.height) return null;
+  return { x: h.x, y: h.y, scale: 1 };
+}
+
+/**
+ * surface-inset: a document whose box is its holder's box times one scale (sizes and the origin
+ * before the inset was taken off, both ways): its boxes are divided by it, the inset kept.
+ */
+function documentScale(h: Rect, p: Rect, inset: Point | null): Placement | null {
+  const k = p.width / h.width;
+  if (Math.abs(k - 1) <= SCALE_TOLERANCE) return null;
+  const i = inset ?? { x: 0, y: 0 };
+  const near = (a: number, b: number) => Math.abs(a - b) <= Math.max(2, Math.abs(b) * SCALE_TOLERANCE);
+  // the height and the surface-relative origin scale alike: a document merely wider than its holder is not scaled
+  if (!near(p.height, h.height * k) || !near(p.x + i.x, (h.x + i.x) * k) || !near(p.y + i.y, (h.y + i.y) * k)) return null;
+  return { x: i.x / k - i.x, y: i.y / k - i.y, scale: 1 / k };
+}
+
+function placeBox(r: Rect, by: Placement): Rect {
+  if (by.scale === 1) return { ...r, x: r.x + by.x, y: r.y + by.y };
+  return { x: Math.round(r.x * by.scale + by.x), y: Math.round(r.y * by.scale + by.y), width: Math.round(r.width * by.scale), height: Math.round(r.height * by.scale) };
 }
 
 /** A box that is somewhere (GTK 3 gives unmapped objects INT_MIN origins, never moved). */
