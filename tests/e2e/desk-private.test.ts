@@ -75,6 +75,56 @@ async function entryTask(server: Server, d: DeskStatus, out: string, title: stri
   return pid;
 }
 
+/**
+ * A desk's task suite, as the issue's person-at-the-seat tasks: the entry task; a form of a text
+ * field and a drop-down filled by labels and sent (zenity prints what it holds); a document typed
+ * into an editor and saved through its menu and file chooser (the file on disk). `tag` keeps the
+ * titles, texts and files of two desks apart; each desk's sway must list only its own windows.
+ */
+async function deskSuite(server: Server, d: DeskStatus, dir: string, tag: string): Promise<number[]> {
+  const pids = [await entryTask(server, d, join(dir, `${tag}-entry.out`), `task of ${tag}`, `typed by ${tag}`)];
+  const formOut = join(dir, `${tag}-form.out`);
+  const f = await server.call('launch', { command: `zenity --forms --title='form of ${tag}' --text=Order --add-entry=City --add-combo=Size --combo-values='Small|Medium|Large' > ${formOut}` });
+  expect(f.isError, f.text.join('\n')).toBe(false);
+  const form = String(f.data.address);
+  for (const [args, what] of [
+    [{ action: 'set_text', name: 'City', text: `City of ${tag}` }, 'City'],
+    [{ action: 'select', name: 'Size', option: 'Large' }, 'Size'],
+  ] as const) {
+    const r = await server.call('act', { ...args, window: form });
+    expect(r.isError, `${what}: ${r.text.join('\n')}`).toBe(false);
+  }
+  const formPid = (await swayWindows(d.env.SWAYSOCK)).find((w) => w.title === `form of ${tag}`)!.pid;
+  const ok = await server.call('click_ui', { name: 'OK', window: form });
+  expect(ok.isError, ok.text.join('\n')).toBe(false);
+  await waitFor(() => !running({ pid: formPid }), 5000, `the form of ${tag} to close after OK`);
+  expect(readFileSync(formOut, 'utf8')).toBe(`City of ${tag}|Large\n`);
+  pids.push(formPid);
+
+  const m = await server.call('launch', { command: 'mousepad', wait_s: 30 });
+  expect(m.isError, m.text.join('\n')).toBe(false);
+  const editor = String(m.data.address);
+  const text = `notes of ${tag}`;
+  const t = await server.call('keyboard', { action: 'type', text, window: editor });
+  expect(t.isError, t.text.join('\n')).toBe(false);
+  const menu = await server.call('menu', { path: 'File > Save As', window: editor });
+  expect(menu.isError, menu.text.join('\n')).toBe(false);
+  const file = join(dir, `${tag}-notes.txt`);
+  const save = await server.call('file_dialog', { path: file });
+  expect(save.isError, save.text.join('\n')).toBe(false);
+  await waitFor(() => {
+    try {
+      return readFileSync(file, 'utf8').trim() === text;
+    } catch {
+      return false;
+    }
+  }, 10000, `${tag}'s notes on disk`);
+  const mine = await swayWindows(d.env.SWAYSOCK);
+  expect(mine.some((w) => w.pid === Number(m.data.pid) || /Mousepad/.test(w.title)), 'the editor is in this desk').toBe(true);
+  pids.push(Number(m.data.pid));
+  return pids;
+}
+
 describe.skipIf(!desk)('private desks', () => {
   it('desk start (CLI): its own 0700 runtime dir, buses and sway; a server using it launches there, never on the person\'s session; desk stop ends every process by pid', async () => {
     const { dir, env } = freshPerson();
@@ -166,7 +216,7 @@ describe.skipIf(!desk)('private desks', () => {
     expect(await deskStatus(user!, env)).toEqual([]);
   });
 
-  it('two servers, each with its own private desk, run a task at the same time without interfering', async () => {
+  it('two servers, each with its own private desk, run a task suite at the same time without interfering (an entry, a form, a document saved through menu and file chooser)', async () => {
     const { dir, env } = freshPerson({ HYPRUSE_DESK: 'private' });
     const before = await personWindows();
     const [a, b] = await Promise.all([deskServer(user!, env), deskServer(user!, env)]);
@@ -179,11 +229,13 @@ describe.skipIf(!desk)('private desks', () => {
     const of = (s: Server) => desks.find((x) => x.owner === s.pid)!;
     expect(of(a).name).not.toBe(of(b).name);
     expect(of(a).env.XDG_RUNTIME_DIR).not.toBe(of(b).env.XDG_RUNTIME_DIR);
-    const [pa, pb] = await Promise.all([
-      entryTask(a, of(a), join(dir, 'a.out'), 'task of a', 'typed by a'),
-      entryTask(b, of(b), join(dir, 'b.out'), 'task of b', 'typed by b'),
-    ]);
-    expect(pa).not.toBe(pb);
+    const [pa, pb] = await Promise.all([deskSuite(a, of(a), dir, 'a'), deskSuite(b, of(b), dir, 'b')]);
+    expect(pa.filter((p) => pb.includes(p)), 'no process of one desk is the other\'s').toEqual([]);
+    // neither desk's sway shows a window of the other's tasks
+    for (const [s, other] of [[a, 'b'], [b, 'a']] as const) {
+      const titles = (await swayWindows(of(s).env.SWAYSOCK)).map((w) => w.title);
+      expect(titles.filter((x) => x.includes(`of ${other}`)), `desk of ${other === 'a' ? 'b' : 'a'}: ${titles.join(', ')}`).toEqual([]);
+    }
     // each desk saw only its own window; the person's session none
     expect((await personWindows()).filter((w) => !before.some((x) => x.pid === w.pid))).toEqual([]);
     await Promise.all([a.close(), b.close()]);
@@ -191,7 +243,7 @@ describe.skipIf(!desk)('private desks', () => {
     // a server that ends stops its own desk
     await expectGone(of(a));
     await expectGone(of(b));
-  });
+  }, scaledMs(180000));
 
   it('errors: a missing compositor names its package; a plugin without a headless mode, root, an unknown desk say so', async () => {
     const { env } = freshPerson();
