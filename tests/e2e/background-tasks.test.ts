@@ -204,9 +204,9 @@ describe.skipIf(!desk)('background mode: the element tasks of the real-app suite
     expect(failed, table).toEqual([]);
     expect((await swayNodes()).find((x) => x.focused)?.id, "the person's window has the focus").toBe(personCon);
     expect(focusEvents, 'no focus change while the agent worked').toEqual([]);
-    // measured on the test desktop: 6 of 14 (42.9%); the rest need a menu opened (Qt 5 and Thunar build a
-    // menu's items only when it opens, GTK 4's primary menu is a popover, an item ending in … opens a dialog)
-    // or a key (F2). The issue asks for 90%: this floor keeps what works from regressing
-    expect(done, table).toBeGreaterThanOrEqual(6);
+    // measured on the test desktop: 15 of 19 (78.9%); refused: Thunar's File and View menus (filled only
+    // when shown), GTK 4's primary menu (a popover), F2. The issue asks for 90%: this floor keeps what works
+    // from regressing
+    expect(done, table).toBeGreaterThanOrEqual(15);
   });
 });

@@ -268,7 +268,7 @@ export class AtspiAccessibility implements Accessibility {
   async read(window: A11yWindowQuery, opts: A11yReadOptions): Promise<A11yReadResult> {
     throwIfAborted(opts.signal);
     const label = window.class || window.title || (window.pid !== null ? `pid ${window.pid}` : 'the window');
-    const key = JSON.stringify([window.pid, window.title, window.width, window.height, window.class ?? null, window.x ?? null, window.y ?? null, opts.actionableOnly, opts.name ?? '', opts.maxNodes ?? this.maxNodes, opts.offscreen === true]);
+    const key = JSON.stringify([window.pid, window.title, window.width, window.height, window.class ?? null, window.x ?? null, window.y ?? null, opts.actionableOnly, opts.name ?? '', opts.maxNodes ?? this.maxNodes, opts.offscreen === true, opts.closedMenus === true]);
     const kept = this.reuse.lookup(key);
     if (kept) {
       // the window is still there, and its answer comes after every signal the application sent before it
@@ -449,7 +449,7 @@ export class AtspiAccessibility implements Accessibility {
       if (this.useCache) {
         try {
           const items = prefetch && app.ref.bus === byPid[0].ref.bus ? prefetch : undefined;
-          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), unlisted: offscreen, mayBeUnlisted: (n) => !n.states.includes('showing'), pruneBelow: opts.offscreen !== true, items, showingOnly, liveChildren });
+          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), unlisted: offscreen, mayBeUnlisted: (n) => !n.states.includes('showing'), pruneBelow: opts.offscreen !== true && opts.closedMenus !== true, items, showingOnly, liveChildren });
           if (cached && isSkeleton(cached.root)) {
             // a skeleton judgement needs every click action: read the details the cached read skipped
             const rest: RawNode[] = [];
@@ -467,7 +467,7 @@ export class AtspiAccessibility implements Accessibility {
         }
       }
       // no usable cache (Qt): a walk that leaves closed menus unread and asks details only of nodes that may be listed
-      const walked = await this.reader.readTree(frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), prune: opts.offscreen === true ? undefined : closedMenuBranch, showingOnly });
+      const walked = await this.reader.readTree(frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), prune: opts.offscreen === true || opts.closedMenus === true ? undefined : closedMenuBranch, showingOnly });
       if (walked && isSkeleton(walked.root)) {
         // a skeleton judgement needs every click action: read the details the walk skipped
         const rest: RawNode[] = [];
@@ -525,6 +525,7 @@ export class AtspiAccessibility implements Accessibility {
       windowWidth: window.width,
       windowHeight: window.height,
       offscreen: opts.offscreen,
+      closedMenus: opts.closedMenus,
       popups,
       unplaced,
       hideUnshown: pageEngine?.unshownIsHidden === true,
@@ -542,6 +543,15 @@ export class AtspiAccessibility implements Accessibility {
   }
 
   async doAction(ref: A11yElement['ref'], index: number, signal?: AbortSignal): Promise<boolean> {
+    return (await this.runAction(ref, index, undefined, signal)) === true;
+  }
+
+  async sendAction(ref: A11yElement['ref'], index: number, replyMs: number, signal?: AbortSignal): Promise<boolean | 'pending'> {
+    return this.runAction(ref, index, replyMs, signal);
+  }
+
+  /** DoAction; with `replyMs`, a reply not in by then answers 'pending' (the call went out; its reply is dropped). */
+  private async runAction(ref: A11yElement['ref'], index: number, replyMs: number | undefined, signal?: AbortSignal): Promise<boolean | 'pending'> {
     if (!Number.isInteger(index) || index < 0) {
       throw new UsageError(`action index must be a non-negative integer, got ${index}`);
     }
@@ -559,8 +569,18 @@ export class AtspiAccessibility implements Accessibility {
               : `the element has ${actions.length} action(s) (${actions.map((a, i) => `${i}=${a[0]}`).join(', ')}); index ${index} is out of range`,
           );
         }
-        const reply = await call('DoAction', 'i', [index]);
-        return reply[0] === true;
+        if (replyMs === undefined) return (await call('DoAction', 'i', [index]))[0] === true;
+        // a deadline of its own: its firing means only that the reply is late (the app may still be alive)
+        const late = new Deadline(replyMs, `the application owning ${ref.bus}`, signal);
+        try {
+          const reply = await late.race(this.bus.call({ dest: ref.bus, path: ref.path, iface: IFACE.Action, member: 'DoAction', signature: 'i', body: [index] }, late));
+          return reply[0] === true;
+        } catch (err) {
+          if (late.fired && !signal?.aborted) return 'pending';
+          throw err;
+        } finally {
+          late.clear();
+        }
       } catch (err) {
         if (isGoneError(err)) {
           throw new NotFoundError('not_found.element', 'the element is gone (its application closed it or exited)', {
@@ -697,6 +717,11 @@ export class AtspiAccessibility implements Accessibility {
     if (!Number.isInteger(index) || index < 0) throw new UsageError(`option index must be a non-negative integer, got ${index}`);
     this.reuse.input();
     return this.onElement(ref, signal, (d) => this.ops.selectOption(ref, index, d));
+  }
+
+  selectRow(ref: A11yElement['ref'], signal?: AbortSignal): Promise<{ row: number; selected: boolean } | null> {
+    this.reuse.input();
+    return this.onElement(ref, signal, (d) => this.ops.selectRow(ref, d));
   }
 
   /** One operation on one element under the per-application ceiling; a vanished element is a typed not_found. */

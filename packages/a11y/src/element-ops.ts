@@ -29,6 +29,9 @@ const OPTION_HOLDERS: ReadonlySet<number> = new Set([Role.MENU, Role.LIST, Role.
 /** What an option of a combo box is. */
 const OPTION_ROLES: ReadonlySet<number> = new Set([Role.MENU_ITEM, Role.LIST_ITEM, Role.CHECK_MENU_ITEM, Role.RADIO_MENU_ITEM, Role.TREE_ITEM]);
 
+/** How many parents up from a cell its table is looked for (Thunar's name column: a cell in a cell). */
+const TABLE_DEPTH = 3;
+
 /** How deep below an option a label is looked for when the option itself has no name (list rows). */
 const LABEL_DEPTH = 3;
 
@@ -192,6 +195,39 @@ export class ElementOps {
     const named = ['select', 'click', 'press', 'activate'].map((n) => names.indexOf(n)).find((i) => i >= 0);
     const r = await this.optional(this.call(opt.ref, d, IFACE.Action, 'DoAction', 'i', [named ?? 0]));
     return r !== undefined && r[0] === true;
+  }
+
+  /**
+   * Select the row of a table that holds `ref` (a cell, or a cell inside a cell) as a single click
+   * does, that row alone: the table's Selection.ClearSelection, then Table.AddRowSelection (GTK 3's
+   * tree view implements both for any number of columns, where Selection.SelectChild picks a cell
+   * of a one-column view only). Null when no table with those interfaces holds it (up to
+   * TABLE_DEPTH parents up); else the row and whether the table reads that row alone selected.
+   */
+  async selectRow(ref: NodeRef, d: Deadline): Promise<{ row: number; selected: boolean } | null> {
+    let child = ref;
+    let table: RawNode | null = null;
+    for (let up = 0; up < TABLE_DEPTH && !table; up++) {
+      const p = await this.parent(child, d);
+      if (!p) return null;
+      const node = await this.reader.readNode(p, 0, d, { children: false, details: false });
+      if (!node) return null;
+      if (node.interfaces.includes('Table')) table = node;
+      else child = p;
+    }
+    if (!table) return null;
+    const index = Number((await this.call(child, d, IFACE.Accessible, 'GetIndexInParent'))[0]);
+    const row = Number((await this.call(table.ref, d, IFACE.Table, 'GetRowAtIndex', 'i', [index]))[0]);
+    if (!Number.isInteger(row) || row < 0) return null;
+    const selectedRows = async () => ((await this.call(table.ref, d, IFACE.Table, 'GetSelectedRows'))[0] as number[] | undefined)?.map(Number) ?? [];
+    const now = await selectedRows();
+    if (!(now.length === 1 && now[0] === row)) {
+      if (now.length > 0 && table.interfaces.includes('Selection')) await this.call(table.ref, d, IFACE.Selection, 'ClearSelection');
+      const r = await this.call(table.ref, d, IFACE.Table, 'AddRowSelection', 'i', [row]);
+      if (r[0] !== true) return { row, selected: false };
+    }
+    const after = await selectedRows();
+    return { row, selected: after.length === 1 && after[0] === row };
   }
 
   /**

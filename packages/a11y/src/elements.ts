@@ -81,6 +81,8 @@ export interface ElementFilter {
    * listed only by a read that asks for scrolled-out objects, marked offscreen.
    */
   hideUnshown?: boolean;
+  /** Also keep the items of closed menus (A11yReadOptions.closedMenus), marked offscreen. */
+  closedMenus?: boolean;
 }
 
 function hasClickAction(node: RawNode): boolean {
@@ -231,6 +233,8 @@ export function collectElements(root: RawNode, filter: ElementFilter): A11yEleme
     }
     return false;
   };
+  const keptClosed = (node: RawNode): boolean =>
+    (filter.name === undefined || filter.name === '' || nameContains(node.name, filter.name)) && (!filter.actionableOnly || isActionable(node)) && node.name.trim() !== '';
   // Where a node reads: its own box when it is listed, else the box around its listed descendants, so
   // the order does not depend on the extents of unlisted wrappers (a reader may not fetch those).
   const places = new Map<RawNode, Rect | null>();
@@ -251,8 +255,11 @@ export function collectElements(root: RawNode, filter: ElementFilter): A11yEleme
     const [node, up] = stack.pop() as [RawNode, number];
     // a background tab's page: not what the window shows (its tab is listed by title)
     if (background.has(node)) continue;
-    if (closedMenu(node)) continue; // and its subtree
-    const keep = kept(node);
+    const closed = closedMenu(node);
+    if (closed && !filter.closedMenus) continue; // and its subtree
+    // a closed menu's item has no place on screen: listed (when asked for) only to be run by its action
+    const keep = closed ? keptClosed(node) : kept(node);
+    if (keep && closed) hidden.add(node);
     const self = keep ? out.length : up;
     if (keep) {
       const el = toElement(node, showing);

@@ -181,6 +181,17 @@ describe('closed menus (Qt keeps their items in the tree)', () => {
     const names = collectElements(root, { actionableOnly: true, windowWidth: 800, windowHeight: 600 }).map((e) => e.name);
     expect(names).toEqual(['File', 'Edit', 'Copy']);
   });
+  it('a read that asks for closed menus lists their items, marked offscreen, under their menu (run by their action, never by a point)', () => {
+    const hiddenItems = [node({ roleId: Role.MENU_ITEM, name: 'Save As', states: ['enabled', 'sensitive'] }), node({ roleId: Role.MENU_ITEM, name: '', states: [] })];
+    const closed = node({ roleId: Role.POPUP_MENU, states: ['enabled', 'sensitive'] }, hiddenItems);
+    const file = node({ roleId: Role.MENU_ITEM, name: 'File' }, [closed]);
+    const root = node({ roleId: Role.FRAME, name: 'Untitled' }, [node({ roleId: Role.MENU_BAR }, [file])]);
+    const els = collectElements(root, { actionableOnly: true, windowWidth: 800, windowHeight: 600, closedMenus: true });
+    expect(els.map((e) => [e.name, e.offscreen === true])).toEqual([['File', false], ['Save As', true]]);
+    expect(els[els[1].parent!].name).toBe('File');
+    // a name filter applies to them as to any element
+    expect(collectElements(root, { actionableOnly: true, name: 'save', windowWidth: 800, windowHeight: 600, closedMenus: true }).map((e) => e.name)).toEqual(['Save As']);
+  });
 });
 
 describe('the a11y package never calls Properties.GetAll', () => {

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
-import { HypruseError, NotFoundError, Tokens, UsageError, backgroundRefusal, defineTool, fact, result, scaledMs, type AppFamilies, type EventSubscription, type ToolContext } from '@hypruse/core';
+import { HypruseError, NotFoundError, Tokens, UsageError, backgroundRefusal, defineTool, fact, isAgentWorkspace, result, scaledMs, type AppFamilies, type EventSubscription, type ToolContext } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, snapshot } from './common/desktop.js';
 import { openedShape } from './common/opened.js';
@@ -120,8 +120,35 @@ async function firstRead(ctx: ToolContext, args: Args): Promise<UiRead> {
   }
 }
 
+/**
+ * Background mode without `window`: the active window is the person's, never the dialog's. The
+ * dialog is the newest window on the agent's workspace (which no output of the person's shows)
+ * that reads as an Open/Save dialog, waited for while a menu item may still be opening it.
+ */
+async function agentDialogRead(ctx: ToolContext): Promise<UiRead> {
+  const end = Date.now() + scaledMs(APPEAR_MS, ctx.env);
+  let seen = 0;
+  for (;;) {
+    const d = await snapshot(ctx);
+    const agent = new Set(d.workspaces.filter((w) => isAgentWorkspace(w.name) && !w.visible).map((w) => w.id));
+    const windows = d.windows.filter((w) => w.workspace !== null && agent.has(w.workspace));
+    seen = windows.length;
+    // the newest first: compositors list windows in the order they mapped within a workspace
+    for (const w of [...windows].reverse()) {
+      const r = await readUi(ctx, w.address, '', true).catch(() => null);
+      if (r && looksLikeDialog(r)) return r;
+    }
+    if (Date.now() >= end) break;
+    await sleep(200, ctx.signal);
+  }
+  throw new NotFoundError('not_found.dialog', `no Open/Save dialog on the agent's workspace (${seen} window(s) there, none with a file name field or a Save/Open button, within ${Math.round(scaledMs(APPEAR_MS, ctx.env))} ms); in background mode the active window is the person's and is never filled`, {
+    hint: 'open the dialog first (menu "File > Save As…" in a window launch opened), then pass its window (menu reports it as opened)',
+  });
+}
+
 async function dialogRead(ctx: ToolContext, args: Args): Promise<UiRead> {
   if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed');
+  if (ctx.config.background && !args.window) return agentDialogRead(ctx);
   let r = await firstRead(ctx, args);
   if (!args.window && !looksLikeDialog(r)) {
     // the dialog a menu item asked for may map after the menu answered (a loaded machine, Qt's

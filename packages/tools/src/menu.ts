@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HypruseError, NotFoundError, Tokens, UsageError, backgroundRefusal, defineTool, fact, result, scaledMs, type ToolContext } from '@hypruse/core';
+import { HypruseError, NotFoundError, Tokens, UsageError, backgroundRefusal, defineTool, fact, isAgentWorkspace, result, scaledMs, type ToolContext } from '@hypruse/core';
 import { actionIndex } from './common/activate.js';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf } from './common/desktop.js';
@@ -168,7 +168,7 @@ export const menuTool = defineTool({
   effect: 'destructive',
   background: {
     mode: 'a11y',
-    note: "with window: the path is found in the window's menu tree without opening any menu and the last item runs its AT-SPI action (no pointer, no focus); a check item's state is read back. An item whose label ends in an ellipsis (it opens a dialog, which would take the focus and, in GTK, block the app's accessibility until it closes) is refused",
+    note: "with window: the path is found in the window's menu tree without opening any menu (closed menus' items included where the app keeps them, as Qt and GTK 3 do) and the last item runs its AT-SPI action (no pointer, no focus); a check item's state is read back, a dialog it opens is reported. An item whose label ends in an ellipsis (it opens a dialog, which takes the focus where the person sees it) runs only in a window on the agent's workspace (one launch opened), else it is refused",
   },
   description:
     'Run a menu-bar or open popup-menu path by its labels ("File > Save As…"; case, mnemonics, shortcuts and a trailing ellipsis ignored), opening each level and waiting for its submenu. Reports the dialog or menu the last item opened, with its controls.',
@@ -297,7 +297,7 @@ async function backgroundPath(ctx: ToolContext, args: Args, labels: string[]): P
     throw backgroundRefusal("menu without window would run the active window's menu, which is the person's", 'give window: the path is then run over AT-SPI in that window');
   }
   if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed');
-  const read = await readUi(ctx, args.window, '', true, { offscreen: true, points: false });
+  const read = await readUi(ctx, args.window, '', true, { offscreen: true, closedMenus: true, points: false });
   const items = read.items;
   const menuAncestor = (i: UiItem): UiItem | null => {
     for (let p = i.up; p; p = p.up) if (MENU_ROLES.has(normalizeRole(p.role))) return p;
@@ -326,16 +326,30 @@ async function backgroundPath(ctx: ToolContext, args: Args, labels: string[]): P
     const parent = leaf;
     level = items.filter((i) => MENU_ROLES.has(normalizeRole(i.role)) && menuAncestor(i) === parent);
   }
-  if (OPENS_DIALOG.test(leaf!.name)) {
+  // a dialog maps where its app's window is: on a workspace the person does not see it takes no focus
+  if (OPENS_DIALOG.test(leaf!.name) && !onAgentWorkspace(read)) {
     throw backgroundRefusal(
-      `menu item '${leaf!.name}' opens a dialog (its label ends in an ellipsis): a new dialog takes the keyboard focus, and a GTK menu item's action does not return while its dialog runs`,
-      'run the item in a private desk (desk: "private"), or ask the person; a dialog already open is filled with file_dialog or act',
+      `menu item '${leaf!.name}' opens a dialog (its label ends in an ellipsis), and ${read.window.class}'s window is on a workspace of the person's, where a new dialog takes the keyboard focus`,
+      'run it in a window launch opened in background mode (on the agent\'s workspace), in a private desk (desk: "private"), or ask the person; a dialog already open is filled with file_dialog or act',
     );
   }
   const r = { read, leaf: leaf! };
   backgroundPaths.set(args, r);
   return r;
 }
+
+/** Whether the read window is on the agent's workspace (background launch), which no output of the person's shows. */
+function onAgentWorkspace(read: UiRead): boolean {
+  const ws = read.desktop.workspaces.find((w) => w.id === read.window.workspace);
+  return ws !== undefined && isAgentWorkspace(ws.name) && !ws.visible;
+}
+
+/**
+ * How long the reply of a menu item's action is waited for: an action that runs a modal dialog
+ * (Qt's QDialog::exec, GTK's nested main loop) answers only when the dialog closes, and the app
+ * answers other calls meanwhile; the dialog it opened is then what shows the item ran.
+ */
+const ACTION_REPLY_MS = 1000;
 
 /** Roles whose AT-SPI action flips a checked state that can be read back. */
 const TOGGLE_ROLES = new Set(['check menu item', 'radio menu item']);
@@ -352,7 +366,8 @@ async function runInBackground(ctx: ToolContext, args: Args, labels: string[]) {
   const before = el.checked;
   const watch = await watchOpened(ctx, window);
   try {
-    if (!(await a11y.doAction(leaf.ref, i, ctx.signal))) {
+    const sent = a11y.sendAction ? await a11y.sendAction(leaf.ref, i, scaledMs(ACTION_REPLY_MS, ctx.env), ctx.signal) : await a11y.doAction(leaf.ref, i, ctx.signal);
+    if (sent === false) {
       throw backgroundRefusal(`the app refused the AT-SPI action of menu item '${leaf.name}'`, 'ask the person, or work in a private desk');
     }
     let checked: boolean | undefined;
@@ -367,7 +382,13 @@ async function runInBackground(ctx: ToolContext, args: Args, labels: string[]) {
       if (!ok) throw new HypruseError('error.unverified', `menu item '${leaf.name}' was run over AT-SPI, but it still reads ${checked ? 'checked' : 'unchecked'}`, { hint: 'read the window again (ui)' });
     }
     const o: Opened | null = await openedSince(ctx, watch, { waitMs: DIALOG_MS, menus: true });
-    const res = result(`ran menu ${labels.join(' > ')} (${leaf.role} '${leaf.name}') in ${read.window.class} through its AT-SPI action, no menu opened, nothing sent to the seat${checked !== undefined ? ` (now ${checked ? 'checked' : 'unchecked'}, verified)` : ''}`);
+    // no answer and nothing opened: whether the item ran is not known
+    if (sent === 'pending' && !o?.data.some((x) => x.kind === 'window')) {
+      throw new HypruseError('error.unverified', `menu item '${leaf.name}' was run over AT-SPI, but ${read.window.class} has not answered after ${Math.round(scaledMs(ACTION_REPLY_MS + DIALOG_MS, ctx.env))} ms and opened no window`, {
+        hint: 'the app may be busy or still opening a dialog: call ui or wait_for before running it again',
+      });
+    }
+    const res = result(`ran menu ${labels.join(' > ')} (${leaf.role} '${leaf.name}') in ${read.window.class} through its AT-SPI action, no menu opened, nothing sent to the seat${checked !== undefined ? ` (now ${checked ? 'checked' : 'unchecked'}, verified)` : ''}${sent === 'pending' ? ' (the app answers the action when the dialog it opened closes)' : ''}`);
     if (o) for (const line of o.lines) res.text(line);
     return res
       .data({ path: labels, window, activated: { role: leaf.role, name: leaf.name, x: leaf.x, y: leaf.y }, via: 'atspi', ...(checked !== undefined ? { checked } : {}), ...(o ? { opened: o.data } : {}) })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  NotFoundError, Tokens, UsageError, defineTool, fact, globalToPixel, regionScale, result, scaledMs, type EventSubscription, type ToolContext, backgroundRefusal, HypruseError,
+  NotFoundError, Tokens, UsageError, defineTool, fact, globalToPixel, regionScale, result, scaledMs, type EventSubscription, type ToolContext, type A11yElement, backgroundRefusal, HypruseError,
 } from '@hypruse/core';
 import { allowAuthField, confirmField, thenField, windowField } from './common/fields.js';
 import { compositorOf, findWindow, requirePosition, snapshot } from './common/desktop.js';
@@ -38,6 +38,8 @@ const clickUiOutput = z.strictObject({
     })
     .optional(),
   opened: openedShape.optional(),
+  /** Background mode: the row of a table selected through its AT-SPI Table (0-based), as a single click selects it. */
+  selectedRow: z.number().optional(),
 });
 
 export const uiTool = defineTool({
@@ -208,11 +210,21 @@ async function resolveTarget(args: { id: number; name: string; mark: number; rol
   return { window: e.window.address, cls: e.window.class, x: e.x, y: e.y, role: e.role, name: e.name, label: e.by === 'mark' ? e.label : `${e.role} '${e.name}'`, item: e.item, id: e.id, ...(e.mark ? { mark: e.mark } : {}) };
 }
 
+/**
+ * An item of a list or tree whose AT-SPI actions open it as a double click would (a file in a
+ * file manager's list: Activate, Edit, Expand or contract) and none clicks it once: a single click
+ * selects its row, which the table's own selection does in background mode. A cell with no action
+ * at all (a spreadsheet's) is not one: a click there selects the cell, not its row.
+ */
+function rowItem(el: Pick<A11yElement, 'actions' | 'states'>): boolean {
+  return el.states.includes('selectable') && el.actions.length > 0 && singleClickIndex(el) < 0;
+}
+
 export const clickUiTool = defineTool({
   name: 'click_ui',
   title: 'Click a control by name',
   effect: 'destructive',
-  background: { mode: 'a11y', note: "a left single click runs the control's AT-SPI click/press/activate action (no pointer, no focus) and reads its new state back; controls without such an action (canvases, apps without a tree), right, middle and double clicks are refused" },
+  background: { mode: 'a11y', note: "a left single click runs the control's AT-SPI click/press/activate action (no pointer, no focus) and reads its new state back; a cell of a table whose action would open it (a file in a file manager's list) has its row selected through the table's AT-SPI Table and Selection, as a single click selects it, and read back selected; controls without such an action (canvases, apps without a tree), right, middle and double clicks are refused" },
   description:
     "Click a control by its id from ui, by its accessible name (exact, else contained, else all words; case, accents and whitespace ignored; role= narrows) or by the number from marks, through the real pointer. An id is checked to still be the same control first. An ambiguous name returns the candidates with ids and clicks nothing. Reports the control's new state.",
   input: z
@@ -234,9 +246,16 @@ export const clickUiTool = defineTool({
     if (ctx.config.background) {
       if (args.button !== 'left' || args.double) throw backgroundRefusal(`a ${args.double ? 'double ' : ''}${args.button} click on ${t.label} needs the pointer`, 'a left single click runs the control\'s AT-SPI action without the pointer');
       const el = t.item && ctx.services.has(Tokens.Accessibility) ? await ctx.services.get(Tokens.Accessibility).refresh(t.item.ref, ctx.signal) : null;
+      const a11y = ctx.services.get(Tokens.Accessibility);
+      if (el && rowItem(el) && a11y.selectRow) {
+        // a single click selects the row: the table's own selection does it (a table that holds no such cell is refused then, nothing sent)
+        return { summary: `select the row of ${t.label} in ${t.cls} through its table's AT-SPI selection`, input: 'none', seatless: true, windows: [t.window], control: { role: t.role, name: t.name } };
+      }
       if (el && el.states.includes('selectable') && singleClickIndex(el) < 0) {
         throw backgroundRefusal(
-          `${t.label} is an item of a list, table or tree: its AT-SPI ${el.actions.join('/') || 'action'} opens it as a double click would, and selecting it with a single click needs the pointer`,
+          el.actions.length
+            ? `${t.label} is an item of a list, table or tree: its AT-SPI ${el.actions.join('/')} opens it as a double click would, and selecting it with a single click needs the pointer`
+            : `${t.label} is an item of a list, table or tree with no AT-SPI action (a click there selects the one cell, which no AT-SPI call does alike), so selecting it needs the pointer`,
           'ask the person, or work in a private desk (desk: "private"); get_text and ui read the list without selecting anything',
         );
       }
@@ -262,8 +281,18 @@ export const clickUiTool = defineTool({
         const a11y = ctx.services.get(Tokens.Accessibility);
         const el = t.item ? await a11y.refresh(t.item.ref, ctx.signal) : null;
         const i = el ? singleClickIndex(el) : -1;
-        if (!el || i < 0) throw backgroundRefusal(`${t.label} ${el ? 'no longer offers an AT-SPI click/press/activate action' : 'is gone'}, so clicking it needs the pointer`);
-        if (!(await a11y.doAction(el.ref, i, ctx.signal))) throw new HypruseError('error.a11y', `${t.cls} did not accept the AT-SPI ${el.actions[i]} action of ${t.label}; nothing else was sent`, { hint: 'read the window again (ui) and retry' });
+        if (el && rowItem(el) && a11y.selectRow) {
+          const r = await a11y.selectRow(el.ref, ctx.signal);
+          if (!r) {
+            throw backgroundRefusal(
+              `${t.label} is an item of a list or tree with no AT-SPI table selection: its ${el.actions.join('/') || 'action'} opens it as a double click would, and selecting it with a single click needs the pointer`,
+              'ask the person, or work in a private desk (desk: "private"); get_text and ui read the list without selecting anything',
+            );
+          }
+          if (!r.selected) throw new HypruseError('error.unverified', `the row of ${t.label} (row ${r.row}) was selected through ${t.cls}'s AT-SPI table, but the table does not read it as the one selected row`, { hint: 'read the window again (ui) and retry' });
+          data.selectedRow = r.row;
+        } else if (!el || i < 0) throw backgroundRefusal(`${t.label} ${el ? 'no longer offers an AT-SPI click/press/activate action' : 'is gone'}, so clicking it needs the pointer`);
+        else if (!(await a11y.doAction(el.ref, i, ctx.signal))) throw new HypruseError('error.a11y', `${t.cls} did not accept the AT-SPI ${el.actions[i]} action of ${t.label}; nothing else was sent`, { hint: 'read the window again (ui) and retry' });
       } else {
         // the compositor answers once the focus is done: no fixed wait before the click
         await comp.focusWindow(t.window);

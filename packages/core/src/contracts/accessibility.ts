@@ -64,6 +64,11 @@ export interface A11yReadOptions {
   actionableOnly: boolean;
   /** Also list elements that are scrolled out of view (not showing, no place on screen), marked `offscreen`. */
   offscreen?: boolean;
+  /**
+   * Also list the items of closed menus that the app keeps in its tree neither showing nor visible
+   * (Qt), marked `offscreen`: for running an item by its AT-SPI action without opening its menu.
+   */
+  closedMenus?: boolean;
   name?: string;
   maxNodes?: number;
   signal?: AbortSignal;
@@ -101,6 +106,14 @@ export interface Accessibility {
   /** Current state of one element (after an action), or null if it is gone. */
   refresh(ref: A11yElement['ref'], signal?: AbortSignal): Promise<A11yElement | null>;
   doAction(ref: A11yElement['ref'], index: number, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Run an action without waiting long for its reply: an app answers DoAction only when the action
+   * returns, and an action that runs a modal dialog returns when the dialog closes (Qt's
+   * QDialog::exec, a GTK nested main loop) while the app keeps answering other calls. True/false
+   * when the app answers within `replyMs`; 'pending' when the call was delivered and no answer came
+   * yet (its effect is then judged otherwise, e.g. by the window it opened).
+   */
+  sendAction?(ref: A11yElement['ref'], index: number, replyMs: number, signal?: AbortSignal): Promise<boolean | 'pending'>;
   /**
    * Characters [offset, offset + limit) of an element's text (its Text interface) and the whole length;
    * `password: true` (and no text) for a password field; null when the element is gone or has no text.
@@ -156,4 +169,10 @@ export interface Accessibility {
   options?(ref: A11yElement['ref'], signal?: AbortSignal): Promise<A11yOption[] | null>;
   /** Select the option `index` of a selection container (Selection.SelectChild). */
   selectOption?(ref: A11yElement['ref'], index: number, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Select the table row holding a cell as a single click does (that row alone), through the
+   * table's Selection and Table interfaces: null when no table holds the element; else the row and
+   * whether the table reads that row alone selected afterwards.
+   */
+  selectRow?(ref: A11yElement['ref'], signal?: AbortSignal): Promise<{ row: number; selected: boolean } | null>;
 }

@@ -52,7 +52,7 @@ export const DRY_RUN_ALLOWED: ReadonlyMap<symbol, ReadonlySet<string>> = new Map
     Tokens.Accessibility,
     observing<Accessibility>({
       describe: true, apps: true, read: true, forget: true, inputHandled: true, exists: true, refresh: true, focusedText: true, text: true, textRange: true, documentText: true, sessionStatus: true, options: true, visibleArea: true,
-      doAction: false, setText: false, insertText: false, focus: false, scrollTo: false, selectOption: false, dispose: false,
+      doAction: false, sendAction: false, setText: false, insertText: false, focus: false, scrollTo: false, selectOption: false, selectRow: false, dispose: false,
     }),
   ],
   [Tokens.Clipboard, observing<Clipboard>({ describe: true, read: true, write: false })],

@@ -65,6 +65,8 @@ export interface ReadOptions {
   points?: boolean;
   /** Also read elements scrolled out of view (act scroll_to finds them so); never listed by ui. */
   offscreen?: boolean;
+  /** Also read the items of closed menus that the app keeps neither showing nor visible (Qt), marked offscreen. */
+  closedMenus?: boolean;
 }
 
 /** Read a window's controls over AT-SPI; points are global (window geometry + window-relative extents). No tree: exit 4 with the vision fallback. */
@@ -77,7 +79,7 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
   try {
     r = await a11y.read(
       { pid: window.pid, title: window.title, width: window.geometry.width, height: window.geometry.height, class: window.class, x: window.geometry.x, y: window.geometry.y },
-      { actionableOnly, name: name || undefined, maxNodes: ctx.config.a11y.maxNodes, signal: ctx.signal, ...(opts.offscreen ? { offscreen: true } : {}) },
+      { actionableOnly, name: name || undefined, maxNodes: ctx.config.a11y.maxNodes, signal: ctx.signal, ...(opts.offscreen ? { offscreen: true } : {}), ...(opts.closedMenus ? { closedMenus: true } : {}) },
     );
   } catch (err) {
     const e = toHypruseError(err);
