@@ -168,4 +168,25 @@ describe.skipIf(!desk)('Firefox ESR through the MCP server (stripped environment
     expect(text).toMatch(/First point[\s\S]*Second point/);
     expect(text).toMatch(/Item\s+Price\s*\n\s*Tea\s+3\s*\n\s*Cake\s+5/);
   }, 120000);
+
+  it('on the scale-1.5 output: a page button and the menu item it opens are clicked through the real pointer (the page title)', async () => {
+    // workspace 2 lives on HEADLESS-2 (1920x1080 at scale 1.5): a click lands only if the page's boxes are in logical pixels there
+    ok(await server.call('wm', { action: 'move_window', target: window, workspace: '2' }));
+    ok(await server.call('wm', { action: 'workspace', workspace: '2' }));
+    await waitFor(async () => (await swayNodes()).find((n) => String(n.id) === window)?.workspace === '2', 10000, 'the window on workspace 2');
+    try {
+      ok(await server.call('keyboard', { action: 'key', keys: 'ctrl+l', window }));
+      ok(await server.call('keyboard', { action: 'type', text: site.url('/menu.html') }));
+      ok(await server.call('keyboard', { action: 'key', keys: 'Return' }));
+      await waitFor(async () => (await title()).startsWith('Pick a colour'), 15000, 'the menu page shows');
+      ok(await server.call('wait_for', { event: 'element', name: 'Choose a colour', window, timeout_s: 20 }));
+      ok(await server.call('click_ui', { name: 'Choose a colour', window }));
+      ok(await server.call('wait_for', { event: 'element', name: 'Green', role: 'menu item', window, timeout_s: 10 }));
+      ok(await server.call('click_ui', { name: 'Green', role: 'menu item', window }));
+      await waitFor(async () => (await title()).startsWith('Picked Green'), 15000, 'the menu item clicked on the scaled output');
+    } finally {
+      await server.call('wm', { action: 'move_window', target: window, workspace: '1' }).catch(() => undefined);
+      await server.call('wm', { action: 'workspace', workspace: '1' }).catch(() => undefined);
+    }
+  }, 90000);
 });
