@@ -25,7 +25,7 @@ const PROBE = join(import.meta.dirname, 'fixtures/gtk3-probe.py');
 const RUN = Date.now().toString(36);
 const work = mkdtempSync(join(tmpdir(), 'hypruse-real-tools-'));
 chmodSync(work, 0o777);
-/** labwc is reached through the Wayland protocols alone: no pids, no window positions, no workspaces to choose. */
+/** labwc is reached through the Wayland protocols alone: no pids, no window positions, no window's workspace. */
 const NO_IPC = comp === 'labwc';
 /**
  * A test that applies to some of the guest's compositors only is defined only there: under CI a
@@ -285,6 +285,51 @@ describe(`tool suite on real ${comp}`, () => {
     expect(c.isError, c.text.join('\n')).toBe(false);
     await until(`"${title}" closed`, async () => !(await wlrctlFinds(title)), scaled(5000));
     await until('the probe exited', async () => probe.child.exitCode !== null || probe.child.signalCode !== null, scaled(5000));
+  });
+
+  where(NO_IPC)('desktop lists the workspaces labwc offers through ext-workspace-v1, windows on none it could know; wm workspace switches them: a probe window leaves the screen and comes back (grim)', async () => {
+    const d = await server.call('desktop');
+    expect(d.isError, d.text.join('\n')).toBe(false);
+    const wss = d.data.workspaces as Array<{ id: string | number; name: string; windows: number | null; visible: boolean }>;
+    // rc.xml: <desktops number="4"/>; one of them shown
+    expect(wss.length, JSON.stringify(wss)).toBe(4);
+    expect(wss.filter((w) => w.visible)).toHaveLength(1);
+    expect(wss.every((w) => w.windows === null), 'ext-workspace-v1 tells no window membership').toBe(true);
+    const shown = wss.find((w) => w.visible)!.name;
+    const other = wss.find((w) => !w.visible)!.name;
+    const title = `real workspace ${RUN}`;
+    const probe = startProbe(title, '#e01010');
+    await until(`wlrctl lists "${title}"`, () => wlrctlFinds(title), scaled(20000));
+    const w = await until(`desktop lists "${title}"`, async () => {
+      const x = await server.call('desktop');
+      return (x.data.windows as Array<{ title: string; workspace: unknown; workspace_unknown?: string }>).find((y) => y.title === title);
+    }, scaled(10000));
+    expect([w.workspace, /ext-workspace-v1/.test(w.workspace_unknown ?? '')], JSON.stringify(w)).toEqual([null, true]);
+    // red pixels on all outputs, as grim captures them
+    const screenFile = join(work, `ws-${RUN}.png`);
+    const red = async () => {
+      await run('grim', [screenFile], { timeout: scaled(20000) });
+      const px = await pixelsOf(screenFile);
+      let n = 0;
+      for (let y = 0; y < px.info.height; y += 4) for (let x = 0; x < px.info.width; x += 4) if (near(px.at(x, y), [0xe0, 0x10, 0x10])) n++;
+      return n;
+    };
+    await until('the probe drawn', async () => (await red()) > 500, scaled(20000));
+    try {
+      const bad = await server.call('wm', { action: 'workspace', workspace: 'no such desk' });
+      expect(bad.isError, 'a workspace labwc does not list').toBe(true);
+      expect(bad.text.join('\n')).toMatch(new RegExp(`no workspace named[^]*"${other}"`));
+      const sw = await server.call('wm', { action: 'workspace', workspace: other });
+      expect(sw.isError, sw.text.join('\n')).toBe(false);
+      await until(`the probe hidden on workspace ${other}`, async () => (await red()) < 20, scaled(10000));
+      const after = await server.call('desktop');
+      expect((after.data.workspaces as Array<{ name: string; visible: boolean }>).filter((x) => x.visible).map((x) => x.name)).toEqual([other]);
+    } finally {
+      await server.call('wm', { action: 'workspace', workspace: shown });
+    }
+    await until(`the probe shown again on workspace ${shown}`, async () => (await red()) > 500, scaled(10000));
+    probe.child.kill('SIGTERM');
+    await until(`"${title}" closed`, async () => !(await wlrctlFinds(title)), scaled(10000));
   });
 
   it('wait_for sees a window opened outside hypruse, with the address the compositor gives it', async () => {

@@ -2,12 +2,21 @@
  * The desktop as the standard Wayland protocols show it, on one connection:
  * windows through zwlr_foreign_toplevel_manager_v1 (title, app id, outputs,
  * states; activate, close, fullscreen), outputs through wl_output and
- * zxdg_output_v1. Handles are per connection: an address is a number never
- * reused in this process, so a window seen again after a reconnect has a new
- * one (the `resync` event says so).
+ * zxdg_output_v1, and where offered workspaces through ext-workspace-v1 and
+ * windows' stable identifiers through ext-foreign-toplevel-list-v1 (both read
+ * by the wire client's protocol modules).
+ *
+ * A window's address is its ext-foreign-toplevel-list identifier when the
+ * compositor offers that list: the same on every connection, so a window
+ * keeps its address across a reconnect. The two lists are separate protocols
+ * with no link between their handles; a zwlr handle is paired, at its first
+ * `done`, with the first ext handle announced (creation order) with the same
+ * app id and title that no other handle took. Without a match (or without
+ * the list) the address is a number never reused in this process, and a
+ * window seen again after a reconnect has a new one (the `resync` event says so).
  */
 import type { DesktopEvent, Rect } from '@hypruse/core';
-import { DISPLAY_ID, WaylandConnection, arg, requestXdgOutput, type ArgReader } from '@hypruse/wayland';
+import { DISPLAY_ID, EXT_TOPLEVEL_LIST, EXT_WORKSPACE_MANAGER, ExtToplevelList, ExtWorkspaceList, WaylandConnection, arg, requestXdgOutput, type ArgReader, type WorkspaceChange } from '@hypruse/wayland';
 
 export const MANAGER = 'zwlr_foreign_toplevel_manager_v1';
 const XDG_OUTPUT_MANAGER = 'zxdg_output_manager_v1';
@@ -44,6 +53,12 @@ export class ToplevelSession {
   readonly listeners = new Set<(events: DesktopEvent[]) => void>();
   seat = 0;
   managerVersion = 0;
+  /** ext-workspace-v1's list, null when the compositor does not offer it. */
+  workspaces: ExtWorkspaceList | null = null;
+  /** ext-foreign-toplevel-list-v1's list, null when the compositor does not offer it. */
+  extList: ExtToplevelList | null = null;
+  /** The workspace that last became active (ext-workspace-v1 says which are active, not which has the focus). */
+  lastActivated = 0;
   private baseline = false;
 
   private constructor(readonly conn: WaylandConnection, private readonly nextAddress: () => string) {}
@@ -64,6 +79,11 @@ export class ToplevelSession {
       if (!mgr) throw new Error(`the compositor does not offer ${MANAGER}`);
       const seat = find('wl_seat');
       if (seat) s.seat = conn.bindName(registry, seat.name, 'wl_seat', 1);
+      const ws = find(EXT_WORKSPACE_MANAGER);
+      if (ws) s.workspaces = new ExtWorkspaceList(conn, registry, ws.name, (changes) => s.onWorkspaces(changes));
+      // bound before the zwlr manager, so an ext handle's first done precedes its zwlr twin's
+      const list = find(EXT_TOPLEVEL_LIST);
+      if (list) s.extList = new ExtToplevelList(conn, registry, list.name);
       const xdg = find(XDG_OUTPUT_MANAGER);
       const xdgManager = xdg ? conn.bindName(registry, xdg.name, XDG_OUTPUT_MANAGER, Math.min(xdg.version, 3)) : 0;
       for (const g of globals.filter((x) => x.iface === 'wl_output')) s.bindOutput(registry, g.name, Math.min(g.version, 4), xdgManager);
@@ -89,6 +109,24 @@ export class ToplevelSession {
   byAddress(address: string): Toplevel | undefined {
     for (const t of this.toplevels.values()) if (t.ready && t.address === address) return t;
     return undefined;
+  }
+
+  /** The output's name for a wl_output object id of this connection. */
+  outputName(id: number): string | undefined {
+    return this.outputs.get(id)?.name;
+  }
+
+  private onWorkspaces(changes: WorkspaceChange[]): void {
+    for (const c of changes) if (c.kind === 'activated') this.lastActivated = c.workspace.handle;
+    if (!this.baseline) return;
+    const events: DesktopEvent[] = [];
+    for (const c of changes) {
+      if (c.kind !== 'activated') continue;
+      const outs = [...(this.workspaces?.groupOf(c.workspace)?.outputs ?? [])];
+      const monitor = outs.length === 1 ? this.outputName(outs[0]!) : undefined;
+      events.push({ type: 'workspace', name: c.workspace.name, id: c.workspace.id ?? c.workspace.name, ...(monitor ? { monitor } : {}) });
+    }
+    if (events.length) for (const l of this.listeners) l(events);
   }
 
   private bindOutput(registry: number, name: number, version: number, xdgManager: number): void {
@@ -141,7 +179,7 @@ export class ToplevelSession {
       t.next = {};
       if (!t.ready) {
         t.ready = true;
-        t.address = this.nextAddress();
+        t.address = this.extList?.claim(t.appId, title)?.identifier || this.nextAddress();
         t.title = title;
         t.states = states;
         if (this.baseline) events.push({ type: 'window_open', address: t.address, class: t.appId, title: t.title, pid: null });

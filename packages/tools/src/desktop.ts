@@ -6,13 +6,15 @@ import { address, className, pair, rect4, wsId } from './common/output.js';
 export const desktopOutput = z.strictObject({
   compositor: fact(z.string()),
   monitors: z.array(z.strictObject({ name: fact(z.string()), geometry: rect4, scale: z.number(), focused: z.boolean(), active_workspace: wsId, transform: z.number().optional() })),
-  workspaces: z.array(z.strictObject({ id: wsId, name: fact(z.string()), monitor: fact(z.string()).nullable(), windows: z.number(), visible: z.boolean(), special: z.literal(true).optional() })),
+  workspaces: z.array(z.strictObject({ id: wsId, name: fact(z.string()), monitor: fact(z.string()).nullable(), windows: z.number().nullable(), visible: z.boolean(), special: z.literal(true).optional(), urgent: z.literal(true).optional() })),
   windows: z.array(
     z.strictObject({
       address, workspace: wsId, class: className, title: z.string(), at: pair.nullable(), size: pair, floating: z.boolean(), pid: z.number().nullable(),
       fullscreen: z.literal(true).optional(), hidden: z.literal(true).optional(), urgent: z.literal(true).optional(),
       // Why the compositor gives no position for this window (niri: tiled); `at` is then null.
       position_unknown: fact(z.string()).optional(),
+      // Why the compositor says no workspace for this window (ext-workspace-v1 has no membership); `workspace` is then null.
+      workspace_unknown: fact(z.string()).optional(),
     }),
   ),
   active_window: address.nullable(),
@@ -38,7 +40,7 @@ export function desktopJson(d: Desktop): Record<string, unknown> {
     })),
     workspaces: [...d.workspaces]
       .sort((a, b) => (Number(a.id) || 0) - (Number(b.id) || 0) || a.name.localeCompare(b.name))
-      .map((w) => ({ id: id(w.id), name: w.name, monitor: w.monitor, windows: w.windows, visible: w.visible, ...(w.special ? { special: true } : {}) })),
+      .map((w) => ({ id: id(w.id), name: w.name, monitor: w.monitor, windows: w.windowsUnknown === undefined ? w.windows : null, visible: w.visible, ...(w.special ? { special: true } : {}), ...(w.urgent ? { urgent: true } : {}) })),
     windows: d.windows.map((w) => ({
       address: w.address,
       workspace: id(w.workspace),
@@ -52,6 +54,7 @@ export function desktopJson(d: Desktop): Record<string, unknown> {
       ...(w.hidden ? { hidden: true } : {}),
       ...(w.urgent ? { urgent: true } : {}),
       ...(w.positionUnknown !== undefined ? { position_unknown: w.positionUnknown } : {}),
+      ...(w.workspaceUnknown !== undefined ? { workspace_unknown: w.workspaceUnknown } : {}),
     })),
     active_window: d.activeWindow,
     cursor: d.cursor ? [d.cursor.x, d.cursor.y] : null,
@@ -74,12 +77,12 @@ export function desktopLines(d: Desktop): string[] {
     lines.push(`monitor ${m.name} ${g.width}x${g.height}+${g.x}+${g.y} scale ${m.scale}${m.transform ? ` transform ${m.transform}` : ''} ws ${m.activeWorkspace ?? '-'}${m.focused ? ' (focused)' : ''}`);
   }
   for (const w of d.workspaces) {
-    lines.push(`workspace ${w.name}${w.id !== w.name ? ` (id ${w.id})` : ''} on ${w.monitor ?? '-'}: ${w.windows} window(s)${w.visible ? ', visible' : ''}${w.focused ? ', focused' : ''}${w.special ? ', special' : ''}`);
+    lines.push(`workspace ${w.name}${w.id !== w.name ? ` (id ${w.id})` : ''} on ${w.monitor ?? '-'}: ${w.windowsUnknown === undefined ? `${w.windows} window(s)` : 'windows unknown'}${w.visible ? ', visible' : ''}${w.focused ? ', focused' : ''}${w.special ? ', special' : ''}${w.urgent ? ', urgent' : ''}`);
   }
   for (const w of d.windows) {
     const g = w.geometry;
     const flags = [w.focused ? 'focused' : '', w.floating ? 'floating' : '', w.fullscreen ? 'fullscreen' : '', w.visible ? '' : 'hidden', w.urgent ? 'urgent' : ''].filter(Boolean);
-    lines.push(`[${w.address}] ${w.class} "${w.title}" ws ${w.workspace ?? '-'} ${w.positionUnknown === undefined ? `@${g.x},${g.y} ` : 'position unknown '}${g.width}x${g.height} pid ${w.pid ?? '-'}${flags.length ? ` (${flags.join(', ')})` : ''}`);
+    lines.push(`[${w.address}] ${w.class} "${w.title}" ws ${w.workspaceUnknown !== undefined ? 'unknown' : (w.workspace ?? '-')} ${w.positionUnknown === undefined ? `@${g.x},${g.y} ` : 'position unknown '}${g.width}x${g.height} pid ${w.pid ?? '-'}${flags.length ? ` (${flags.join(', ')})` : ''}`);
   }
   lines.push(d.cursor ? `cursor ${d.cursor.x},${d.cursor.y}${d.cursor.source === 'hypruse' ? ' (where hypruse last put it; this compositor cannot report the cursor)' : ''}` : 'cursor unknown (this compositor cannot report it)');
   if (d.layers === null) lines.push('layers: not listed (this compositor does not report layer surfaces)');

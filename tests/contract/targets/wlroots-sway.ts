@@ -40,7 +40,7 @@ export const target: ContractTarget = {
         const deadline = Date.now() + 5000;
         while (Date.now() < deadline) {
           // listed once the compositor has said which output shows it (output_enter may follow the first done)
-          const w = (await compositor.snapshot()).windows.find((x) => x.title === title && x.workspace !== null);
+          const w = (await compositor.snapshot()).windows.find((x) => x.title === title && (x.workspace !== null || x.workspaceUnknown !== undefined));
           if (w) return { pid: app.pid, address: w.address };
           await new Promise((r) => setTimeout(r, 40));
         }

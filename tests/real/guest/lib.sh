@@ -6,6 +6,7 @@
 #                                   start that compositor for the desktop user; writes $SESSION_ENV
 #   stop_compositor                 stop it, keep its log in /job/out/<name>/
 #   as_desk CMD...                  run CMD as the desktop user with the session environment
+#   as_desk_exec CMD... &           the same, replacing the background subshell: $! is CMD's own pid
 #   phase NAME                      record a timing line in /job/out/phases.txt
 DESK_UID=1000
 DESK_HOME=/home/desk
@@ -72,6 +73,24 @@ as_desk() {
   setpriv --reuid=$DESK_UID --regid=$DESK_UID --init-groups env -i "${envs[@]}" "$@"
 }
 
+# as_desk_exec CMD...: as_desk for a command started in the background (`as_desk_exec CMD &`): the
+# subshell execs setpriv, which execs env, which execs CMD, so $! is the pid of CMD itself.
+as_desk_exec() {
+  local envs=()
+  mapfile -t envs < <(base_env; [ -f "$SESSION_ENV" ] && cat "$SESSION_ENV")
+  exec setpriv --reuid=$DESK_UID --regid=$DESK_UID --init-groups env -i "${envs[@]}" "$@"
+}
+
+# Processes are stopped by pid, never by name. desc_pids PID: PID's descendants. desk_pids: the desktop
+# user's processes. stage_mark (at a compositor's start) records those already running (the session
+# buses); stop_compositor stops, by pid, what the desktop user started since (the compositor, the
+# suites, and the apps they or the compositor started, which a launcher may have re-parented to init).
+desc_pids() { local c; for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do echo "$c"; desc_pids "$c"; done; }
+desk_pids() { ps -o pid= -u $DESK_UID 2>/dev/null | tr -d ' '; }
+STAGE_BASE=
+stage_mark() { STAGE_BASE=" $(desk_pids | tr '\n' ' ') "; }
+stage_pids() { local p; for p in $(desk_pids); do case "$STAGE_BASE" in *" $p "*) ;; *) echo "$p" ;; esac; done; }
+
 session_up() {
   mkdir -p "$RUNDIR"; chown $DESK_UID:$DESK_UID "$RUNDIR"; chmod 700 "$RUNDIR"
   rm -f "$SESSION_ENV"
@@ -125,7 +144,8 @@ start_hyprland() {
   # GALLIUM_OVERRIDE_CPU_CAPS=sse4.1: llvmpipe's shaders without AVX. With AVX2, a texture fetch's
   # vpgatherdd faults (SIGSEGV) in llvmpipe's rasterizer threads under QEMU TCG as soon as a window is
   # drawn scaled (HEADLESS-1, scale 1.5); docs/real-compositors.md has the backtrace.
-  as_desk env LIBSEAT_BACKEND=seatd GALLIUM_OVERRIDE_CPU_CAPS=sse4.1 Hyprland >"$OUT/hyprland/stdout.log" 2>&1 &
+  stage_mark
+  as_desk_exec env LIBSEAT_BACKEND=seatd GALLIUM_OVERRIDE_CPU_CAPS=sse4.1 Hyprland >"$OUT/hyprland/stdout.log" 2>&1 &
   COMPOSITOR_PID=$!
   local sig="" i
   for i in $(seq 1 1200); do
@@ -170,7 +190,7 @@ start_hyprland() {
     sleep 1
   done
   printf '%s\n' "$mons" >"$OUT/hyprland/monitors.json"
-  gdb_attach Hyprland "$OUT/hyprland"
+  gdb_attach Hyprland "$COMPOSITOR_PID" "$OUT/hyprland"
   say "monitors: $(printf '%s' "$mons" | jq -c '[.[] | {name, width, height, scale, x, y, focused}]' 2>&1 | head -c 600)"
   phase hyprland-ready
 }
@@ -190,7 +210,8 @@ SWAY
   chown $DESK_UID:$DESK_UID "$DESK_HOME/.config/sway/config"
   local sock=$RUNDIR/sway-ipc.sock
   rm -f "$sock" "$RUNDIR"/wayland-*
-  as_desk env SWAYSOCK="$sock" WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_HEADLESS_OUTPUTS=2 WLR_LIBINPUT_NO_DEVICES=1 \
+  stage_mark
+  as_desk_exec env SWAYSOCK="$sock" WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_HEADLESS_OUTPUTS=2 WLR_LIBINPUT_NO_DEVICES=1 \
     sway -c "$DESK_HOME/.config/sway/config" >"$OUT/sway/stdout.log" 2>&1 &
   COMPOSITOR_PID=$!
   local i wl=""
@@ -227,7 +248,8 @@ LABWC
   : >"$DESK_HOME/.config/labwc/autostart"
   chown -R $DESK_UID:$DESK_UID "$DESK_HOME/.config/labwc"
   rm -f "$RUNDIR"/wayland-*
-  as_desk env WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_HEADLESS_OUTPUTS=2 WLR_LIBINPUT_NO_DEVICES=1 \
+  stage_mark
+  as_desk_exec env WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_HEADLESS_OUTPUTS=2 WLR_LIBINPUT_NO_DEVICES=1 \
     labwc -C "$DESK_HOME/.config/labwc" >"$OUT/labwc/stdout.log" 2>&1 &
   COMPOSITOR_PID=$!
   local i wl=""
@@ -250,15 +272,14 @@ LABWC
   phase labwc-ready
 }
 
-# gdb_attach PROGRAM DIR: if the rootfs has gdb, attach it to the desktop user's PROGRAM; a fatal
+# gdb_attach NAME PID DIR: if the rootfs has gdb, attach it to PID (the compositor NAME); a fatal
 # signal leaves the crash's registers, backtraces and stack scan in DIR/gdb.txt (crash-report.gdb).
 gdb_attach() {
   command -v gdb >/dev/null || return 0
-  local pid t0
-  pid=$(pgrep -u $DESK_UID -x "$1" | head -1)
-  [ -n "$pid" ] || { say "gdb: no $1 process to attach to"; return 0; }
+  local pid=$2 t0
+  kill -0 "$pid" 2>/dev/null || { say "gdb: no $1 process (pid $pid) to attach to"; return 0; }
   t0=$(uptime_s)
-  gdb -q -nx -batch -p "$pid" -x /hypruse/tests/real/guest/crash-report.gdb >"$2/gdb.txt" 2>&1 &
+  gdb -q -nx -batch -p "$pid" -x /hypruse/tests/real/guest/crash-report.gdb >"$3/gdb.txt" 2>&1 &
   # the attach stops the program (state t) while gdb reads its libraries' symbols: wait until it runs again
   local i st stopped=
   for i in $(seq 1 1200); do
@@ -271,16 +292,19 @@ gdb_attach() {
 }
 
 # suites_watch NAME PID: wait for the suites (PID, a background job); if the compositor exits first,
-# write $OUT/NAME/crashed, stop the suites (the vitest processes of the desktop user) and return 1.
+# write $OUT/NAME/crashed, stop the suites (PID's descendants, by pid) and return 1.
 suites_watch() {
   local name=$1 pid=$2
   while kill -0 "$pid" 2>/dev/null; do
     if [ -n "$COMPOSITOR_PID" ] && ! kill -0 "$COMPOSITOR_PID" 2>/dev/null; then
       say "$name exited during its suites (uptime $(uptime_s) s): stopping them"
       echo "exited during its suites at guest uptime $(uptime_s) s" >"$OUT/$name/crashed"
-      pkill -TERM -u $DESK_UID -f 'vitest/vitest.mjs run --config tests/real/' 2>/dev/null
+      local suites
+      suites=$(desc_pids "$pid")
+      [ -n "$suites" ] && kill -TERM $suites 2>/dev/null
       sleep 10
-      pkill -KILL -u $DESK_UID -f 'node_modules/vitest' 2>/dev/null
+      suites=$(desc_pids "$pid")
+      [ -n "$suites" ] && kill -KILL $suites 2>/dev/null
       wait "$pid" 2>/dev/null
       return 1
     fi
@@ -296,16 +320,19 @@ stop_compositor() {
     # a crash report (session_up clears ~/.cache on the next boot)
     cp "$DESK_HOME"/.cache/hyprland/hyprlandCrashReport*.txt "$OUT/hyprland/" 2>/dev/null
   fi
-  # the desktop user's processes except the session buses
-  pkill -TERM -u $DESK_UID -x foot 2>/dev/null; pkill -TERM -u $DESK_UID -x zenity 2>/dev/null
-  pkill -TERM -u $DESK_UID -x gtk3-widget-factory 2>/dev/null
-  # $COMPOSITOR_PID is the subshell that started it: stop the compositor itself by name (this is the guest)
-  pkill -TERM -u $DESK_UID -x "$(case $COMPOSITOR in hyprland) echo Hyprland ;; *) echo "$COMPOSITOR" ;; esac)" 2>/dev/null
+  # what the desktop user started since the compositor's start, except the compositor (stopped last)
+  local left p
+  left=$(stage_pids | grep -vx "$COMPOSITOR_PID")
+  [ -n "$left" ] && say "stopping $(echo $left | wc -w) processes left from the $COMPOSITOR stage: $(for p in $left; do tr '\0' ' ' </proc/$p/cmdline 2>/dev/null | cut -c1-40; echo -n '; '; done)"
+  [ -n "$left" ] && kill -TERM $left 2>/dev/null
+  # $COMPOSITOR_PID is the compositor itself (as_desk_exec)
   kill -TERM "$COMPOSITOR_PID" 2>/dev/null
   local i
   for i in $(seq 1 40); do kill -0 "$COMPOSITOR_PID" 2>/dev/null || break; sleep 0.25; done
   kill -KILL "$COMPOSITOR_PID" 2>/dev/null
   wait "$COMPOSITOR_PID" 2>/dev/null
+  left=$(stage_pids)
+  [ -n "$left" ] && kill -KILL $left 2>/dev/null
   rm -f "$SESSION_ENV"
   COMPOSITOR_PID=
   phase "$COMPOSITOR-stopped"

@@ -20,8 +20,8 @@ export function realContractEnv(
     spareWorkspace: string;
     dropEvents: () => Promise<void>;
     cleanup: () => Promise<void>;
-    /** Where the compositor tells no pid (labwc): the window of a started app, found by its unique title. */
-    locate?: (title: string) => Promise<{ address: string; workspace: string } | null>;
+    /** Where the compositor tells no pid (the wlroots plugin): the window of a started app, found by its unique title (workspace null where unknown). */
+    locate?: (title: string) => Promise<{ address: string; workspace: string | null } | null>;
   },
 ): ContractEnv {
   const apps = new Set<number>();

@@ -24,6 +24,14 @@ export interface Workspace {
   visible: boolean;
   focused: boolean;
   special?: boolean;
+  /** The workspace asks for attention (ext-workspace-v1's urgent state). */
+  urgent?: boolean;
+  /** The compositor asks clients not to show this workspace (ext-workspace-v1's hidden state). */
+  hidden?: boolean;
+  /** Set when the compositor does not say which windows are on it: why (`windows` is then 0 and means nothing). */
+  windowsUnknown?: string;
+  /** Its place in the compositor's grid of workspaces, when the compositor gives one (ext-workspace-v1). */
+  coordinates?: number[];
 }
 
 export interface Window {
@@ -49,6 +57,8 @@ export interface Window {
    * its x/y are not a position, and tools that need a point in the window refuse.
    */
   positionUnknown?: string;
+  /** Set when the compositor reports no workspace for the window: why (`workspace` is then null). */
+  workspaceUnknown?: string;
   /** Set when the compositor reports no process for the window: why (`pid` is then null). */
   pidUnknown?: string;
   /** Compositor-specific extras (tags, shell, ...). */

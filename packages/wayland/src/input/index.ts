@@ -15,3 +15,7 @@ export { WireKeyboard, KEYBOARD_MANAGER } from './virtual-keyboard.js';
 export { WtypeKeyboard, wtypeComboArgs } from './wtype-keyboard.js';
 export { buildKeymap, planTyping, keysymForChar, keysymForComboKey, MODIFIER_KEYS, BASE_KEYS, FREE_CODES } from './keymap.js';
 export type { Keymap } from './keymap.js';
+export { ExtWorkspaceList, EXT_WORKSPACE_MANAGER, WS_STATE, WS_CAP, WS_GROUP_CAP } from './wire/ext-workspace.js';
+export type { ExtWorkspace, ExtWorkspaceGroup, WorkspaceChange } from './wire/ext-workspace.js';
+export { ExtToplevelList, EXT_TOPLEVEL_LIST } from './wire/ext-foreign-toplevel-list.js';
+export type { ExtToplevel } from './wire/ext-foreign-toplevel-list.js';
