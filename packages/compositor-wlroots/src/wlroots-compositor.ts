@@ -202,6 +202,9 @@ export class WlrootsCompositor implements Compositor {
     if (!(w.capabilities & WS_CAP.activate)) throw this.caps.refuse('workspace', `the compositor does not let clients activate workspace ${JSON.stringify(w.name)} (ext-workspace-v1 capabilities)`);
     ext.activate(w);
     await s.conn.roundtrip();
+    // ext-workspace-v1 tells which workspaces are active, not which has the focus: one already shown on
+    // another output gets no event, so the one hypruse just activated is taken as the focused one
+    if ((ext.workspaces.get(w.handle)?.state ?? 0) & WS_STATE.active) s.lastActivated = w.handle;
   }
 
   subscribe(): Promise<EventSubscription> {
