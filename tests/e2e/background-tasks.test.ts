@@ -19,6 +19,7 @@ import { startServerExactEnv, type Server } from '../support/server.js';
 import { atspi } from '../support/atspi.js';
 import { backgroundKit, type BackgroundKit } from '../support/background-kit.js';
 import { watchSway, type SwayWatcher } from '../support/sway-events.js';
+import { browserTasks } from '../support/background-browser-tasks.js';
 
 const desk = await requireDesktop();
 
@@ -190,6 +191,10 @@ describe.skipIf(!desk)('background mode: the element tasks of the real-app suite
       expect(execFileSync('unzip', ['-p', odt, 'content.xml'], { encoding: 'utf8' })).toContain('Quarterly report draft');
     }, noNewWindow(pid, (await windowsOf(pid)).length));
   }, scaledMs(150000));
+
+  it('Chromium (the browser suite\'s tasks: page menu, links, an element after load, a long page, the order form)', () => browserTasks(kit, desk!).chromium(), scaledMs(240000));
+
+  it('Firefox ESR (the same tasks, a window of three tabs)', () => browserTasks(kit, desk!).firefox(), scaledMs(240000));
 
   it('the figure: completed vs refused before sending; nothing failed; the person kept the focus throughout', async () => {
     const { results, focusEvents } = kit;

@@ -181,12 +181,13 @@ function giveHome(desk: Desktop, home: string): void {
 /**
  * The built server over stdio with exactly HOME (the fresh home), PATH and XDG_RUNTIME_DIR, as a
  * stripped host starts it, run as the desktop user (the person) when the tests run as root.
+ * `extra`: settings the server is started with (HYPRUSE_BACKGROUND=1 for background mode).
  */
-export async function startServerAsPerson(desk: Desktop, home: string): Promise<Server> {
+export async function startServerAsPerson(desk: Desktop, home: string, extra: Record<string, string> = {}): Promise<Server> {
   const runtime = personRuntimeDir(desk, home);
   giveHome(desk, home);
   const env = { HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_RUNTIME_DIR: runtime };
-  const args = ['-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...(process.env.HYPRUSE_TIME_SCALE ? [`HYPRUSE_TIME_SCALE=${process.env.HYPRUSE_TIME_SCALE}`] : []), 'HYPRUSE_INDICATOR=0', process.execPath, BIN];
+  const args = ['-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...(process.env.HYPRUSE_TIME_SCALE ? [`HYPRUSE_TIME_SCALE=${process.env.HYPRUSE_TIME_SCALE}`] : []), 'HYPRUSE_INDICATOR=0', ...Object.entries(extra).map(([k, v]) => `${k}=${v}`), process.execPath, BIN];
   const root = process.getuid?.() === 0;
   const transport = new StdioClientTransport({
     command: root ? 'runuser' : '/usr/bin/env',

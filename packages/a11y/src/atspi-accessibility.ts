@@ -268,7 +268,7 @@ export class AtspiAccessibility implements Accessibility {
   async read(window: A11yWindowQuery, opts: A11yReadOptions): Promise<A11yReadResult> {
     throwIfAborted(opts.signal);
     const label = window.class || window.title || (window.pid !== null ? `pid ${window.pid}` : 'the window');
-    const key = JSON.stringify([window.pid, window.title, window.width, window.height, window.class ?? null, window.x ?? null, window.y ?? null, opts.actionableOnly, opts.name ?? '', opts.maxNodes ?? this.maxNodes, opts.offscreen === true, opts.closedMenus === true]);
+    const key = JSON.stringify([window.pid, window.title, window.width, window.height, window.class ?? null, window.x ?? null, window.y ?? null, opts.actionableOnly, opts.name ?? '', opts.maxNodes ?? this.maxNodes, opts.offscreen === true, opts.closedMenus === true, window.drawn ?? null]);
     const kept = this.reuse.lookup(key);
     if (kept) {
       // the window is still there, and its answer comes after every signal the application sent before it
@@ -442,6 +442,9 @@ export class AtspiAccessibility implements Accessibility {
     const filter = { actionableOnly: opts.actionableOnly, name: opts.name };
     // a page of an engine whose `showing` means in view: only what shows is read, unless scrolled-out objects are asked for
     const pageEngine = engineOfClass(window.class);
+    // a window the compositor draws nowhere: an engine that then clears `showing` below it says nothing by it
+    const undrawn = window.drawn === false ? pageEngine?.undrawn : undefined;
+    const showingSays = undrawn !== 'unshowing';
     const showingOnly = opts.offscreen !== true && pageEngine?.showingMeansInView === true ? (n: RawNode) => WEB_DOCUMENTS.has(n.roleId) : undefined;
     // a web view whose cached document may be a page it left (Chromium 156 keeps it in its cache after a navigation)
     const liveChildren = (_n: RawNode, kids: ReadonlyArray<{ roleId: number }>) => kids.some((k) => WEB_DOCUMENTS.has(k.roleId));
@@ -449,7 +452,7 @@ export class AtspiAccessibility implements Accessibility {
       if (this.useCache) {
         try {
           const items = prefetch && app.ref.bus === byPid[0].ref.bus ? prefetch : undefined;
-          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), unlisted: offscreen, mayBeUnlisted: (n) => !n.states.includes('showing'), pruneBelow: opts.offscreen !== true && opts.closedMenus !== true, items, showingOnly, liveChildren });
+          const cached = await this.reader.readTreeCached(app.ref, frame.ref, d, { maxNodes, wanted: (n) => mayBeListed(n, filter), unlisted: offscreen, mayBeUnlisted: (n) => !n.states.includes('showing'), pruneBelow: opts.offscreen !== true && opts.closedMenus !== true && showingSays, items, showingOnly, liveChildren });
           if (cached && isSkeleton(cached.root)) {
             // a skeleton judgement needs every click action: read the details the cached read skipped
             const rest: RawNode[] = [];
@@ -528,9 +531,15 @@ export class AtspiAccessibility implements Accessibility {
       closedMenus: opts.closedMenus,
       popups,
       unplaced,
-      hideUnshown: pageEngine?.unshownIsHidden === true,
+      hideUnshown: pageEngine?.unshownIsHidden === true && showingSays,
+      ...(showingSays ? {} : { showingUnknown: true }),
     });
     const result: A11yReadResult = { status: 'ok', app: appLabel, windowName: tree.root.name, elements, truncated: tree.truncated, nodes: tree.nodes };
+    if (pageEngine?.ignoresEditableText) result.noEditableText = pageEngine.ignoresEditableText;
+    if (undrawn === 'unshowing' && pageEngine?.undrawnSettleMs) result.settleMs = pageEngine.undrawnSettleMs;
+    if (undrawn === 'frozen') {
+      result.frozen = `${pageEngine!.label} does not update its accessibility tree while its window is not drawn (on a workspace no output shows): what an action changes there does not show in the tree, so it cannot be verified`;
+    }
     return { result, kept: ticket && ticket.app === app.ref.bus ? { ticket, frame: frame.ref } : undefined };
   }
 

@@ -83,6 +83,8 @@ export interface ElementFilter {
   hideUnshown?: boolean;
   /** Also keep the items of closed menus (A11yReadOptions.closedMenus), marked offscreen. */
   closedMenus?: boolean;
+  /** `showing` says nothing in this tree (WebEngine.undrawn 'unshowing' while the window is not drawn): it is not used. */
+  showingUnknown?: boolean;
 }
 
 function hasClickAction(node: RawNode): boolean {
@@ -209,7 +211,7 @@ export function closedMenuBranch(node: RawNode, parent: RawNode): boolean {
  */
 export function collectElements(root: RawNode, filter: ElementFilter): A11yElement[] {
   const out: A11yElement[] = [];
-  const showing = reportsShowing(root);
+  const showing = !filter.showingUnknown && reportsShowing(root);
   // the items of a closed menu (Qt keeps them in the tree, neither visible nor showing): not controls until the menu opens
   const closedMenu = (node: RawNode) =>
     showing && MENU_ROLES.has(node.roleId) && !node.states.includes('showing') && !node.states.includes('visible') && filter.popups?.has(node) !== true;

@@ -52,6 +52,29 @@ export interface WebEngine {
    * read that asks for scrolled-out ones (marked offscreen).
    */
   unshownIsHidden: boolean;
+  /**
+   * What its tree does while the compositor draws its window on no output (background mode's agent
+   * workspace on sway 1.7, a workspace nobody shows). `frozen`: the tree stays as it was when the
+   * page loaded: Chromium 156 ran a check box's action (the form posted it checked) and its tree
+   * still read it unchecked 30 s later; a new page (a link followed) does arrive. `unshowing`:
+   * the tree follows the page, but nothing below the window is `showing` (Firefox ESR 153), so
+   * `showing` says nothing there.
+   */
+  undrawn: 'frozen' | 'unshowing';
+  /**
+   * How long (ms, before the time policy's scale) an effect may take to show in the tree of an
+   * undrawn window that still follows its page: Firefox ESR 153 showed a radio button checked 0.5 s
+   * and a check box 3 s after their actions ran, while drawn windows show it within a frame. Firefox
+   * updates such a window on its inactive refresh timer (layout/base/nsRefreshDriver.cpp,
+   * InactiveRefreshDriverTimer: 1 s after a document joins it, then one document per tick at
+   * doubling intervals), so the lag grows the longer a page sits unseen after its load.
+   */
+  undrawnSettleMs?: number;
+  /**
+   * Why a text field of its windows takes no text over AT-SPI EditableText, when none does. Such a
+   * field is filled through the keyboard (refused in background mode) without the call first.
+   */
+  ignoresEditableText?: string;
   /** Whether the documents of background tabs stay in the tree (and must be told apart by state). */
   keepsBackgroundDocuments: boolean;
   /** Actions the engine offers on every node, which say nothing about what the node is. */
@@ -73,6 +96,8 @@ export const WEB_ENGINES: WebEngine[] = [
     ],
     showingMeansInView: true,
     unshownIsHidden: false,
+    undrawn: 'frozen',
+    ignoresEditableText: 'Chromium offers no AT-SPI EditableText on its fields (Chromium 156: Text and Action only)',
     keepsBackgroundDocuments: false,
     noiseActions: ['showContextMenu', 'clickAncestor', 'scrollIntoView', 'scrollToMakeVisible', 'scrollToPoint', 'setSequentialFocusNavigationStartingPoint'],
   },
@@ -84,6 +109,11 @@ export const WEB_ENGINES: WebEngine[] = [
     enable: ['restart it while the accessibility bus is running (Firefox exposes its tree with no switch)'],
     showingMeansInView: false,
     unshownIsHidden: true,
+    undrawn: 'unshowing',
+    undrawnSettleMs: 15000,
+    // accessible/atk/nsMaiInterfaceEditableText.cpp: every EditableText callback returns before acting when
+    // the object IsTextRole(), which every hypertext object (each text field) is
+    ignoresEditableText: "Firefox's AT-SPI bridge answers every EditableText call on its text fields and does nothing with it (Firefox ESR 153)",
     keepsBackgroundDocuments: true,
     noiseActions: ['showContextMenu', 'clickAncestor', 'customAction'],
   },

@@ -221,3 +221,24 @@ describe('backgroundDocuments', () => {
     expect(backgroundDocuments(node({ roleId: Role.FRAME }, [a]))).toEqual(new Set());
   });
 });
+
+describe('collectElements in a window the compositor does not draw', () => {
+  const UNSHOWN = ['enabled', 'sensitive', 'visible'];
+  // Firefox ESR 153 on a workspace no output shows: the frame is showing, nothing below it is, except
+  // whatever it last left showing (here one label)
+  const tree = () =>
+    node({ roleId: Role.FRAME, name: 'Order form' }, [
+      node({ roleId: Role.LABEL, name: 'Left showing', depth: 1 }),
+      node({ roleId: Role.PUSH_BUTTON, name: 'Place order', states: UNSHOWN, depth: 1, actions: ['press'] }),
+    ]);
+  const filter = { actionableOnly: true, windowWidth: 800, windowHeight: 600, hideUnshown: true };
+  it('an engine whose unshown objects are hidden drops what is not showing while the window is drawn', () => {
+    expect(collectElements(tree(), filter).map((e) => e.name)).not.toContain('Place order');
+  });
+  it('lists them when showing says nothing there (showingUnknown), usable by their visible state', () => {
+    const els = collectElements(tree(), { ...filter, showingUnknown: true });
+    const button = els.find((e) => e.name === 'Place order');
+    expect(button).toBeDefined();
+    expect(button!.clickable).toBe(true);
+  });
+});

@@ -7,7 +7,7 @@ import { allowAuthField, confirmField, thenField } from './common/fields.js';
 import { compositorOf, requirePosition } from './common/desktop.js';
 import { elementArgs, resolveElement, type ResolvedElement } from './common/elements.js';
 import { matchNames } from './common/match.js';
-import { activateElement } from './common/activate.js';
+import { FROZEN_HINT, activateElement } from './common/activate.js';
 import { sleep } from './common/pointer.js';
 import { openedSince, openedShape, watchOpened, type Opened } from './common/opened.js';
 
@@ -18,7 +18,8 @@ type ActAction = (typeof ACT_ACTIONS)[number];
 const CONTAINER_ACTIONS: ReadonlySet<ActAction> = new Set(['select', 'scroll_to', 'expand', 'collapse']);
 
 /** Action names that toggle or activate an element, in the order tried (Chromium names a check box's by what it does next). */
-const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate', 'check', 'uncheck'];
+// Gecko names a radio button's action 'select'
+const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate', 'check', 'uncheck', 'select'];
 
 /** The roles each action is for: when a name matches several elements, these win (a label shares its field's name). */
 const ACTION_ROLES: Partial<Record<ActAction, RegExp>> = {
@@ -106,9 +107,9 @@ function a11yOf(ctx: ToolContext): Accessibility {
 }
 
 /** Poll the element until `done` holds (true) or VERIFY_MS passed (false); the last state read is returned. */
-async function until(ctx: ToolContext, el: A11yElement, done: (now: A11yElement) => boolean): Promise<{ ok: boolean; now: A11yElement | null }> {
+async function until(ctx: ToolContext, el: A11yElement, done: (now: A11yElement) => boolean, ms = VERIFY_MS): Promise<{ ok: boolean; now: A11yElement | null }> {
   const a11y = a11yOf(ctx);
-  const end = Date.now() + scaledMs(VERIFY_MS, ctx.env);
+  const end = Date.now() + scaledMs(ms, ctx.env);
   let now = await a11y.refresh(el.ref, ctx.signal);
   while (now && !done(now) && Date.now() < end) {
     await sleep(20, ctx.signal);
@@ -138,6 +139,11 @@ function unverified(what: string, shows: string): never {
   throw new HypruseError('error.unverified', `${what} was sent, but ${shows}`, { hint: 'read the window again (ui) and retry, or act with the pointer' });
 }
 
+/** How long the effect of an action gets to show in the element's tree (longer where the read says so: UiRead.settleMs). */
+function verifyMs(t: ResolvedElement): number {
+  return Math.max(VERIFY_MS, t.read.settleMs ?? 0);
+}
+
 /** How long an accepted EditableText call gets to show before the field is typed into instead (Firefox accepts it and ignores it). */
 const EDITABLE_TEXT_MS = 400;
 
@@ -159,7 +165,7 @@ async function setText(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11
   let retype: (() => Promise<void>) | undefined;
   const typeIn = async (why: string) => {
     // focus it, select all, type (each through the full pipeline)
-    if (ctx.config.background) throw backgroundRefusal(`${t.item.role} '${t.item.name}' has no AT-SPI EditableText the app accepted (${why}), so setting its text needs the keyboard`);
+    if (ctx.config.background) throw backgroundRefusal(`${t.item.role} '${t.item.name}' has no AT-SPI EditableText the app accepted (${why}), so setting its text needs the keyboard`, 'ask the person to fill it, or turn background mode off for this field');
     const u = unplaced(t, `set_text of ${t.item.role} '${t.item.name}' (${why}, and clicking into it needs its point)`);
     if (u) requirePosition(u.desktop, u.window, u.what);
     via = 'keyboard';
@@ -180,8 +186,12 @@ async function setText(ctx: ToolContext, args: Args, t: ResolvedElement, el: A11
       hint: 'set_text fills text fields (entries, text areas, editable regions): name one of those (ui lists them as entry, text, spin, password); use click_ui to press a button or follow a link',
     });
   }
-  sent = Boolean(a11y.setText && (await a11y.setText(el.ref, args.text, ctx.signal)));
-  if (!sent) await typeIn('it has no AT-SPI EditableText');
+  // an app whose fields take no EditableText (UiRead.noEditableText) is not sent the call
+  if (t.read.noEditableText) await typeIn(t.read.noEditableText);
+  else {
+    sent = Boolean(a11y.setText && (await a11y.setText(el.ref, args.text, ctx.signal)));
+    if (!sent) await typeIn('it has no AT-SPI EditableText');
+  }
   if (pw) return { text: `filled password field '${t.item.name}' (${[...args.text].length} characters; not read back: password)`, via, verified: false };
   let now = await holds(sent ? EDITABLE_TEXT_MS : VERIFY_MS);
   if (now !== args.text && sent) {
@@ -204,7 +214,7 @@ async function setChecked(ctx: ToolContext, args: Args, t: ResolvedElement, el: 
   const label = `${t.item.role} '${t.item.name}'`;
   if (el.checked === want) return { text: `${label} is already ${want ? 'checked' : 'unchecked'}; nothing sent`, via: 'none', verified: true, state: { checked: want } };
   const via = await activate(ctx, args, t, el, TOGGLE_ACTIONS);
-  const { ok, now } = await until(ctx, el, (n) => n.checked === want);
+  const { ok, now } = await until(ctx, el, (n) => n.checked === want, verifyMs(t));
   if (!ok) unverified(`${args.action} of ${label}`, now ? `it is still ${now.checked ? 'checked' : 'unchecked'}` : 'the element is gone');
   return { text: `${want ? 'checked' : 'unchecked'} ${label} (verified: now ${want ? 'checked' : 'unchecked'})`, via, verified: true, state: { checked: want } };
 }
@@ -218,7 +228,7 @@ async function setExpanded(ctx: ToolContext, args: Args, t: ResolvedElement, el:
   const isOpen = (n: A11yElement) => n.states.includes('expanded');
   if (isOpen(el) === want) return { text: `${label} is already ${want ? 'expanded' : 'collapsed'}; nothing sent`, via: 'none', verified: true, state: { expanded: want } };
   const via = await activate(ctx, args, t, el, EXPAND_ACTIONS);
-  const { ok, now } = await until(ctx, el, (n) => isOpen(n) === want);
+  const { ok, now } = await until(ctx, el, (n) => isOpen(n) === want, verifyMs(t));
   if (!ok) unverified(`${args.action} of ${label}`, now ? `it is still ${isOpen(now) ? 'expanded' : 'collapsed'}` : 'the element is gone');
   return { text: `${want ? 'expanded' : 'collapsed'} ${label} (verified)`, via, verified: true, state: { expanded: want } };
 }
@@ -247,7 +257,8 @@ async function select(ctx: ToolContext, t: ResolvedElement, el: A11yElement, opt
   };
   let via: Outcome['via'] = 'atspi';
   const sent = Boolean(a11y.selectOption && (await a11y.selectOption(el.ref, pick.index, ctx.signal)));
-  let now = sent ? await selectedWithin(t.item.role === 'combo box' ? EDITABLE_TEXT_MS : VERIFY_MS) : opts;
+  // a combo box that ignores the call is soon given the keyboard; in background mode there is none to give
+  let now = sent ? await selectedWithin(t.item.role === 'combo box' && !ctx.config.background ? EDITABLE_TEXT_MS : verifyMs(t)) : opts;
   if (!now[pick.index]?.selected && t.item.role === 'combo box') {
     // a closed drop-down that ignored the call (Firefox's HTML <select>): give it the focus and type
     // the option's label, which selects it without opening the list (nothing is pressed after it)
@@ -261,7 +272,7 @@ async function select(ctx: ToolContext, t: ResolvedElement, el: A11yElement, opt
       await ctx.invoke('keyboard', { action: 'key', keys: 'Escape' });
     }
     await ctx.invoke('keyboard', { action: 'type', text: pick.name });
-    now = await selectedWithin(VERIFY_MS);
+    now = await selectedWithin(verifyMs(t));
   } else if (!sent) unverified(`select '${pick.name}' in ${label}`, 'the application refused the selection');
   if (!now[pick.index]?.selected) unverified(`select '${pick.name}' in ${label}`, `the selected option is ${now.filter((o) => o.selected).map((o) => `'${o.name}'`).join(', ') || 'none'}`);
   return { text: `selected '${pick.name}' in ${label} (verified: now selected)`, via, verified: true, state: { selected: pick.name } };
@@ -388,6 +399,7 @@ export const actTool = defineTool({
     if (ctx.config.background) {
       // accessibility alone: editable text, actions, selection; a fallback that needs the seat refuses in handle, before sending
       if (args.action === 'focus') throw backgroundRefusal(`act focus on ${i.role} '${i.name}' would change the keyboard focus and the active window`, 'act set_text fills a field without focusing it');
+      if (t.read.frozen) throw backgroundRefusal(`${what}: ${t.read.frozen}`, FROZEN_HINT);
       return {
         summary: `${what} in ${t.read.window.class} over AT-SPI`,
         input: 'none',

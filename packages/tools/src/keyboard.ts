@@ -243,22 +243,22 @@ async function verify(ctx: ToolContext, pid: number | null, text: string, window
 }
 
 /** The field a named (or background) type goes into, keyed by the call's parsed arguments (intent() and handle() see the same one). */
-const fields = new WeakMap<object, { el: A11yElement; window: string }>();
+const fields = new WeakMap<object, { el: A11yElement; window: string; noEditableText?: string }>();
 
 /** Roles that hold editable text: when a name matches several elements, these win (a label shares its field's name). */
 const TEXT_ROLES = /^(entry|text|password text|spin button|editbar|terminal|paragraph|section|document text|combo box)$/;
 
-async function field(args: Args, ctx: ToolContext): Promise<{ el: A11yElement; window: string }> {
+async function field(args: Args, ctx: ToolContext): Promise<{ el: A11yElement; window: string; noEditableText?: string }> {
   const hit = fields.get(args);
   if (hit) return hit;
   if (!ctx.services.has(Tokens.Accessibility)) throw new HypruseError('error.a11y', 'no accessibility backend is installed, so no field can be typed into by name');
   const a11y = ctx.services.get(Tokens.Accessibility);
-  let found: { el: A11yElement; window: string };
+  let found: { el: A11yElement; window: string; noEditableText?: string };
   if (args.name || args.role) {
     const t = await resolveElement(ctx, { name: args.name || undefined, role: args.role || undefined, window: args.window }, { purpose: 'type into', points: false, prefer: (i) => TEXT_ROLES.test(i.role) });
     const el = await a11y.refresh(t.item.ref, ctx.signal);
     if (!el) throw new NotFoundError('not_found.stale_id', `${t.item.role} '${t.item.name}' went away before it was typed into`, { hint: 'read the window again (ui)' });
-    found = { el, window: t.read.window.address };
+    found = { el, window: t.read.window.address, ...(t.read.noEditableText ? { noEditableText: t.read.noEditableText } : {}) };
   } else {
     // background without name: the field the window's app has its own focus in (nothing of the seat's focus changes)
     const w = findWindow(await snapshot(ctx), args.window);
@@ -282,12 +282,15 @@ const FIELD_VERIFY_MS = 1500;
  * was sent), else the field is focused through act and the text typed on the keyboard.
  */
 async function typeIntoField(args: Args, ctx: ToolContext) {
-  const { el, window } = await field(args, ctx);
+  const { el, window, noEditableText } = await field(args, ctx);
   const a11y = ctx.services.get(Tokens.Accessibility);
   const label = `${el.role} '${el.name}'`;
   const chars = [...args.text].length;
   let expected: string | null = null;
-  if (args.replace) {
+  // an app whose fields take no EditableText (UiRead.noEditableText) is not sent the call
+  if (noEditableText) {
+    if (ctx.config.background) throw backgroundRefusal(`${label} takes no text over AT-SPI (${noEditableText}), so typing into it needs the keyboard`, 'ask the person, or turn background mode off for this field');
+  } else if (args.replace) {
     if (a11y.setText && (await a11y.setText(el.ref, args.text, ctx.signal))) expected = args.text;
   } else if (a11y.insertText) {
     const r = await a11y.insertText(el.ref, args.text, ctx.signal);

@@ -9,7 +9,7 @@ import { elementArgs, markField, matchable, readElements, resolveElement, roleFi
 import { matchNames } from './common/match.js';
 import { renderFlat, renderTree } from './common/ui-tree.js';
 import { sleep } from './common/pointer.js';
-import { ACTIVATE_ACTIONS, singleClickIndex } from './common/activate.js';
+import { ACTIVATE_ACTIONS, FROZEN_HINT, singleClickIndex } from './common/activate.js';
 import { OPEN_WAIT_MS, openedShape, openedSince, watchOpened, type Opened } from './common/opened.js';
 import { saveMarks, uiJson, uiLine, type UiItem } from './common/ui-read.js';
 import { address, className, imageMetaShape, uiElement } from './common/output.js';
@@ -148,6 +148,8 @@ export const marksTool = defineTool({
 interface Target {
   window: string;
   cls: string;
+  /** The app does not update the window's tree while it is not drawn (UiRead.frozen): why. */
+  frozen?: string;
   x: number;
   y: number;
   role: string;
@@ -207,7 +209,7 @@ const resolved = new WeakMap<object, Target>();
 
 async function resolveTarget(args: { id: number; name: string; mark: number; role: string; window: string; index: number }, ctx: ToolContext): Promise<Target> {
   const e = await resolveElement(ctx, args, { purpose: 'clicking' });
-  return { window: e.window.address, cls: e.window.class, x: e.x, y: e.y, role: e.role, name: e.name, label: e.by === 'mark' ? e.label : `${e.role} '${e.name}'`, item: e.item, id: e.id, ...(e.mark ? { mark: e.mark } : {}) };
+  return { window: e.window.address, cls: e.window.class, x: e.x, y: e.y, role: e.role, name: e.name, label: e.by === 'mark' ? e.label : `${e.role} '${e.name}'`, item: e.item, id: e.id, ...(e.mark ? { mark: e.mark } : {}), ...(e.read.frozen ? { frozen: e.read.frozen } : {}) };
 }
 
 /**
@@ -245,6 +247,8 @@ export const clickUiTool = defineTool({
     resolved.set(args, t);
     if (ctx.config.background) {
       if (args.button !== 'left' || args.double) throw backgroundRefusal(`a ${args.double ? 'double ' : ''}${args.button} click on ${t.label} needs the pointer`, 'a left single click runs the control\'s AT-SPI action without the pointer');
+      // a link's effect is a new page, which such an app does send; anything else would go unseen
+      if (t.frozen && t.role !== 'link') throw backgroundRefusal(`clicking ${t.label}: ${t.frozen}`, FROZEN_HINT);
       const el = t.item && ctx.services.has(Tokens.Accessibility) ? await ctx.services.get(Tokens.Accessibility).refresh(t.item.ref, ctx.signal) : null;
       const a11y = ctx.services.get(Tokens.Accessibility);
       if (el && rowItem(el) && a11y.selectRow) {

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import {
-  DesktopModel, HypruseError, NotFoundError, UsageError, WAIT_EVENTS, alreadyHolds, awaitDesktopEvent, defineTool, eventMatches, result, scaledMs, throwIfAborted, toHypruseError,
+  DesktopModel, HypruseError, NotFoundError, UsageError, WAIT_EVENTS, alreadyHolds, backgroundRefusal, awaitDesktopEvent, defineTool, eventMatches, result, scaledMs, throwIfAborted, toHypruseError,
   type EventSubscription, type ToolContext, type ToolResult, type WaitEvent,
 } from '@hypruse/core';
 import { compositorOf, requireCapability } from './common/desktop.js';
 import { elementArgs, pageState, readElements, resolveElement, type ElementRead } from './common/elements.js';
 import { sleep } from './common/pointer.js';
+import { FROZEN_HINT } from './common/activate.js';
 import type { UiItem } from './common/ui-read.js';
 
 export { WAIT_EVENTS, alreadyHolds, eventMatches, type WaitEvent };
@@ -190,11 +191,16 @@ async function waitElement(
   }
   async function pollElement(): Promise<ToolResult> {
   for (;;) {
-    const { item } = await current(ctx, args);
+    const { item, read } = await current(ctx, args);
     if (holds(item, args.state, args.text)) {
       const what = item ? `${item.role} "${item.name}" [${item.id}]` : `the element`;
       const data = { event: 'element' as const, state: args.state, ...(item ? { id: item.id, role: item.role, name: item.name } : {}), ...(first ? { already: true as const } : {}) };
       return result(`${what} is ${args.state}${args.text ? ` with "${args.text}"` : ''}${first ? ' (already)' : ''}`).data(data).build();
+    }
+    if (first && ctx.config.background) {
+      // a tree its app does not update while the window is undrawn never shows the change waited for
+      const frozen = (read ?? (await readElements(ctx, args.window, { points: false }))).frozen;
+      if (frozen) throw backgroundRefusal(`waiting for ${target}: ${frozen}`, FROZEN_HINT);
     }
     first = false;
     now = item ? `${item.role} "${item.name}"${item.checked !== undefined ? (item.checked ? ' checked' : ' unchecked') : ''}${item.clickable ? '' : ' disabled'}` : 'not in the window';

@@ -58,6 +58,12 @@ export interface A11yWindowQuery {
   /** The window's position on the screen, when known: a read is reused only for the same position. */
   x?: number;
   y?: number;
+  /**
+   * false: the compositor draws the window on no output (a workspace nobody shows, as background
+   * mode's agent workspace on sway 1.7). Some toolkits then clear `showing` on everything below the
+   * window, or stop updating the tree (WebEngine.undrawn).
+   */
+  drawn?: boolean;
 }
 
 export interface A11yReadOptions {
@@ -79,6 +85,16 @@ export type A11yReadResult =
       status: 'ok'; app: string; windowName: string; elements: A11yElement[]; truncated: boolean; nodes: number;
       /** The result of an earlier read, given again because the application provably did not change since (see `forget`). */
       reused?: boolean;
+      /**
+       * Set when the application does not update this window's tree while the window is not drawn
+       * (WebEngine.undrawn 'frozen'): why. What an action changes then never shows in the tree, so
+       * nothing sent to such a window can be verified.
+       */
+      frozen?: string;
+      /** How long (ms, unscaled) an effect may take to show in this window's tree, when longer than usual (WebEngine.undrawnSettleMs). */
+      settleMs?: number;
+      /** Set when the application's text fields take no text over EditableText (WebEngine.ignoresEditableText): why. */
+      noEditableText?: string;
     }
   | { status: 'no_app'; reason: string }
   | { status: 'no_tree'; reason: string; skeleton?: boolean };

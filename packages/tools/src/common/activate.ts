@@ -1,8 +1,11 @@
 import { Tokens, backgroundRefusal, type A11yElement, type Desktop, type ToolContext, type Window } from '@hypruse/core';
 import { compositorOf, requirePosition } from './desktop.js';
 
-/** Action names that activate a control (a button, a check box), in the order tried. */
-export const ACTIVATE_ACTIONS = ['click', 'press', 'activate'];
+/** What to do about a window whose app does not update its tree while it is not drawn (UiRead.frozen). */
+export const FROZEN_HINT = 'ui, get_text and following links work there; ask the person to bring the window into view (wm move_window) or turn background mode off; a compositor that gives the agent an output of its own draws its windows';
+
+/** Action names that activate a control (a button, a check box, a link: ATK's and Gecko's 'jump'), in the order tried. */
+export const ACTIVATE_ACTIONS = ['click', 'press', 'activate', 'jump'];
 
 /**
  * Activate an element by its first AT-SPI action named in `names` (GTK runs a
@@ -37,7 +40,8 @@ export async function activateElement(
  * does: Thunar opens the file), not a single click, which selects it: only click/press count there.
  */
 export function singleClickIndex(el: Pick<A11yElement, 'actions' | 'states'>): number {
-  if (el.states.includes('selectable')) return actionIndex(el, ['click', 'press']);
+  // (Gecko's page tabs offer 'switch')
+  if (el.states.includes('selectable')) return actionIndex(el, ['click', 'press', 'switch']);
   return actionIndex(el, ACTIVATE_ACTIONS);
 }
 

@@ -54,6 +54,12 @@ export interface UiRead {
   positionUnknown?: string;
   /** The backend gave an earlier read again (the app provably did not change): check an element exists before acting on it. */
   reused?: boolean;
+  /** The app does not update this window's tree while it is not drawn (A11yReadResult.frozen): why. */
+  frozen?: string;
+  /** How long (ms, unscaled) an effect may take to show in this window's tree, when longer than usual (A11yReadResult.settleMs). */
+  settleMs?: number;
+  /** The app's text fields take no text over AT-SPI EditableText (A11yReadResult.noEditableText): why. */
+  noEditableText?: string;
 }
 
 export interface ReadOptions {
@@ -78,7 +84,7 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
   let r;
   try {
     r = await a11y.read(
-      { pid: window.pid, title: window.title, width: window.geometry.width, height: window.geometry.height, class: window.class, x: window.geometry.x, y: window.geometry.y },
+      { pid: window.pid, title: window.title, width: window.geometry.width, height: window.geometry.height, class: window.class, x: window.geometry.x, y: window.geometry.y, drawn: window.visible },
       { actionableOnly, name: name || undefined, maxNodes: ctx.config.a11y.maxNodes, signal: ctx.signal, ...(opts.offscreen ? { offscreen: true } : {}), ...(opts.closedMenus ? { closedMenus: true } : {}) },
     );
   } catch (err) {
@@ -146,6 +152,9 @@ export async function readUi(ctx: ToolContext, windowArg: string, name: string, 
     desktop, window, items, truncated: r.truncated, app: r.app,
     ...(window.positionUnknown !== undefined ? { positionUnknown: window.positionUnknown } : {}),
     ...(r.reused ? { reused: true } : {}),
+    ...(r.frozen ? { frozen: r.frozen } : {}),
+    ...(r.noEditableText ? { noEditableText: r.noEditableText } : {}),
+    ...(r.settleMs ? { settleMs: r.settleMs } : {}),
   };
 }
 
