@@ -195,6 +195,11 @@ export async function startServerAsPerson(desk: Desktop, home: string, extra: Re
     cwd: home,
     stderr: 'pipe',
   });
+  // the server's last words, given with a call that fails because the server went away
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-2000);
+  });
   const client = new Client({ name: 'hypruse-e2e-browser', version: '1' });
   await client.connect(transport);
   return {
@@ -202,7 +207,9 @@ export async function startServerAsPerson(desk: Desktop, home: string, extra: Re
     transport,
     pid: transport.pid,
     async call(name, a = {}) {
-      const r = await client.callTool({ name, arguments: a }, undefined, { timeout: scaledMs(90000) });
+      const r = await client.callTool({ name, arguments: a }, undefined, { timeout: scaledMs(90000) }).catch((e: Error) => {
+        throw new Error(`${e.message}${stderr ? `; the server's stderr ends: ${stderr}` : ''}`);
+      });
       const text = (r.content as TextBlock[]).filter((c) => c.type === 'text').map((c) => c.text);
       return { isError: Boolean(r.isError), text, data: (r.structuredContent ?? {}) as Record<string, unknown>, raw: r };
     },
