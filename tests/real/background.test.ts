@@ -141,4 +141,66 @@ describe('background mode beside a person at the seat on real Hyprland', () => {
     await until(`${place} gone`, async () => !(await hyprctlJson<Array<{ name: string }>>('workspaces')).some((w) => w.name === place), scaled(8000));
     expect(readFileSync(out, 'utf8')).toBe('agent wrote this\n');
   });
+
+  it('the agent fills, checks, selects and submits a form, then types into a document, checks a box, runs two menu items in another app (an item that opens a dialog refused: Hyprland would show the dialog), all out of sight while the person types: judged by the apps\' output and the file on disk', async () => {
+    const formOut = join(work, `form-${RUN}.out`);
+    const notesOut = join(work, `notes-${RUN}.out`);
+    const note = join(work, `note-${RUN}.txt`);
+    const more = ' and then some more';
+    await sleep(scaled(300));
+    const motionBefore = motions();
+    events = [];
+    const personTypes = (async () => {
+      for (const ch of more) {
+        await input.type(ch);
+        await sleep(40);
+      }
+    })();
+    const step = async (tool: string, args: Record<string, unknown>) => {
+      const r = await server.call(tool, args);
+      expect(r.isError, `${tool} ${JSON.stringify(args)}: ${r.text.join('\n')}`).toBe(false);
+      return r;
+    };
+    const agentWorks = (async () => {
+      const f = await step('launch', { command: `python3 ${join(import.meta.dirname, '../desktop/gtk3-form.py')} > ${formOut}`, wait_s: 60 });
+      const form = String(f.data.address);
+      await step('act', { action: 'set_text', name: 'Name', text: 'Ada Lovelace', window: form });
+      await step('act', { action: 'check', name: 'Subscribe', window: form });
+      await step('act', { action: 'select', name: 'Color', option: 'Blue', window: form });
+      await step('click_ui', { name: 'OK', role: 'push button', window: form });
+      const n = await step('launch', { command: `python3 ${join(import.meta.dirname, 'fixtures/gtk3-notes.py')} ${note} 'agent notes ${RUN}' > ${notesOut}`, wait_s: 60 });
+      const notes = String(n.data.address);
+      const c = (await hyprctlJson<HyprClient[]>('clients')).find((x) => x.address === notes);
+      expect(c?.workspace.name).toBe(`special:hypruse-agent-${server.pid}`);
+      await step('keyboard', { action: 'type', role: 'text', text: 'minutes of the meeting', window: notes });
+      await step('act', { action: 'check', name: 'Keep backups', window: notes });
+      await step('menu', { path: 'Edit > Upper Case', window: notes });
+      await step('menu', { path: 'File > Save', window: notes });
+      // an item that opens a dialog is refused before anything is sent: Hyprland would map the dialog
+      // where the person looks (a launch's exec rule places the first window of the process only)
+      const saveAs = await server.call('menu', { path: 'File > Save As…', window: notes });
+      expect(saveAs.isError, saveAs.text.join('\n')).toBe(true);
+      expect((saveAs.raw as { _meta?: Record<string, { code?: string }> })._meta?.['hypruse/error']?.code, saveAs.text.join('\n')).toBe('refused.background');
+      expect(saveAs.text.join('\n')).toMatch(/first window of the launched process only/);
+    })();
+    await Promise.all([personTypes, agentWorks]);
+    await input.key(parseCombo('Return'));
+    // the agent's effects, from the apps themselves and the disk
+    await until('the form printed its state', async () => readOr(formOut).includes('ok '), scaled(10000));
+    expect(readOr(formOut)).toMatch(/^ok name=Ada Lovelace subscribe=True details=False color=Blue /m);
+    await until('the note saved', async () => readOr(note) !== '', scaled(10000));
+    expect(readOr(note)).toBe('MINUTES OF THE MEETING');
+    // the refused Save As… opened nothing: no dialog window of the app, no file
+    expect(readOr(notesOut).split('\n').filter(Boolean)).toEqual(['backups 1', 'upper', `saved ${note}`]);
+    expect((await hyprctlJson<HyprClient[]>('clients')).filter((x) => x.title === 'Save As')).toEqual([]);
+    // the person's field: the first text, then this one, in order, in their own window
+    await until("the person's second Enter", async () => personOut.split('\n').filter((l) => l.startsWith('activate ')).length === 2, scaled(8000));
+    expect(personOut.split('\n').filter((l) => l.startsWith('activate '))).toEqual([`activate ${typed}`, `activate ${typed}${more}`]);
+    const focusChanges = events.filter((e) => e.startsWith('activewindowv2>>') && `0x${e.slice('activewindowv2>>'.length)}` !== personAddr);
+    expect(focusChanges, events.join('\n')).toEqual([]);
+    expect(events.filter((e) => /^(workspace|workspacev2|focusedmon|focusedmonv2|activespecial|activespecialv2)>>/.test(e)), events.join('\n')).toEqual([]);
+    expect((await hyprctlJson<{ address?: string }>('activewindow')).address).toBe(personAddr);
+    expect(motions(), personOut).toBe(motionBefore);
+    await step('wm', { action: 'close_window', target: (await hyprctlJson<HyprClient[]>('clients')).find((x) => x.title === `agent notes ${RUN}`)!.address });
+  });
 });

@@ -93,6 +93,14 @@ export class HyprlandCompositor implements Compositor {
     return this.caps.reason(cap);
   }
 
+  /**
+   * Hyprland uses up a launch's exec rule on the first window of the launched process (seen on real
+   * 0.57: the Save As dialog of an app launched onto special:hypruse-agent-PID mapped on the shown
+   * workspace and took the keyboard focus).
+   */
+  readonly unseenLaterWindows =
+    "Hyprland applies a launch's workspace rule to the first window of the launched process only, so a dialog the app opens later maps on the workspace the person looks at and takes the keyboard focus";
+
   get instanceId(): string {
     return this.options.sockets.signature;
   }

@@ -327,6 +327,13 @@ async function backgroundPath(ctx: ToolContext, args: Args, labels: string[]): P
     level = items.filter((i) => MENU_ROLES.has(normalizeRole(i.role)) && menuAncestor(i) === parent);
   }
   // a dialog maps where its app's window is: on a workspace the person does not see it takes no focus
+  const later = ctx.services.get(Tokens.Compositor).unseenLaterWindows;
+  if (OPENS_DIALOG.test(leaf!.name) && onAgentWorkspace(read) && later) {
+    throw backgroundRefusal(
+      `menu item '${leaf!.name}' opens a dialog (its label ends in an ellipsis), and the dialog would not open out of the person's sight: ${later}`,
+      'run it in a private desk (desk: "private"), or ask the person; a dialog already open is filled with file_dialog or act',
+    );
+  }
   if (OPENS_DIALOG.test(leaf!.name) && !onAgentWorkspace(read)) {
     throw backgroundRefusal(
       `menu item '${leaf!.name}' opens a dialog (its label ends in an ellipsis), and ${read.window.class}'s window is on a workspace of the person's, where a new dialog takes the keyboard focus`,

@@ -151,6 +151,12 @@ export interface Compositor {
   doctorDetail?(): Promise<string | null>;
   /** Why a capability is missing, in one line (for the typed unsupported error). */
   unsupportedReason(cap: CompositorCapability): string;
+  /**
+   * Background mode: why a window an app opens after its first (a dialog), when the app was
+   * launched out of the person's sight, does not open out of sight too; absent when it does (the
+   * rule that placed the first window places every window of the app).
+   */
+  readonly unseenLaterWindows?: string;
 
   version(): Promise<string>;
   snapshot(signal?: AbortSignal): Promise<Desktop>;
