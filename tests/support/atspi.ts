@@ -22,3 +22,12 @@ export async function atspi(pid: number, title?: string): Promise<AtspiNode[]> {
   expect(r.code, r.stderr).toBe(0);
   return r.stdout.trim().split('\n').map((l) => JSON.parse(l) as AtspiNode);
 }
+
+const CELLS = new URL('./atspi-cells.py', import.meta.url).pathname;
+
+/** The top-left `rows` x `cols` cells of an app's spreadsheet, each cell's text, as libatspi reads them (without walking the sheet). */
+export async function atspiCells(pid: number, rows: number, cols: number): Promise<string[][]> {
+  const r = await harness(['exec', '--', '/usr/bin/python3', CELLS, String(pid), String(rows), String(cols)], scaledMs(30000));
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout.trim()) as string[][];
+}
