@@ -302,9 +302,18 @@ describe(`tool suite on real ${comp}`, () => {
     await until(`wlrctl lists "${title}"`, () => wlrctlFinds(title), scaled(20000));
     const w = await until(`desktop lists "${title}"`, async () => {
       const x = await server.call('desktop');
-      return (x.data.windows as Array<{ title: string; workspace: unknown; workspace_unknown?: string }>).find((y) => y.title === title);
+      return (x.data.windows as Array<{ address: string; title: string; workspace: unknown; workspace_unknown?: string }>).find((y) => y.title === title);
     }, scaled(10000));
     expect([w.workspace, /ext-workspace-v1/.test(w.workspace_unknown ?? '')], JSON.stringify(w)).toEqual([null, true]);
+    // the address is the window's ext-foreign-toplevel-list-v1 identifier, the same on every connection: a
+    // second server, with a Wayland connection of its own, gives the window the same one
+    const second = await startServer(sessionEnv(), { HYPRUSE_TAKEOVER_MS: '0', HYPRUSE_INDICATOR: '0' });
+    try {
+      const d2 = await second.call('desktop');
+      expect((d2.data.windows as Array<{ address: string; title: string }>).find((y) => y.title === title)?.address).toBe(w.address);
+    } finally {
+      await second.close();
+    }
     // red pixels on all outputs, as grim captures them
     const screenFile = join(work, `ws-${RUN}.png`);
     const red = async () => {

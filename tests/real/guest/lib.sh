@@ -83,8 +83,10 @@ as_desk_exec() {
 
 # Processes are stopped by pid, never by name. desc_pids PID: PID's descendants. desk_pids: the desktop
 # user's processes. stage_mark (at a compositor's start) records those already running (the session
-# buses); stop_compositor stops, by pid, what the desktop user started since (the compositor, the
-# suites, and the apps they or the compositor started, which a launcher may have re-parented to init).
+# buses); stop_compositor stops, by pid, what the desktop user started since: the compositor, the
+# suites, the apps they or the compositor started (a launcher may have re-parented them to init), and
+# the services the buses started on demand during the stage (at-spi2-registryd, dconf-service: the next
+# stage's first call starts them again).
 desc_pids() { local c; for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do echo "$c"; desc_pids "$c"; done; }
 desk_pids() { ps -o pid= -u $DESK_UID 2>/dev/null | tr -d ' '; }
 STAGE_BASE=
@@ -321,9 +323,9 @@ stop_compositor() {
     cp "$DESK_HOME"/.cache/hyprland/hyprlandCrashReport*.txt "$OUT/hyprland/" 2>/dev/null
   fi
   # what the desktop user started since the compositor's start, except the compositor (stopped last)
-  local left p
+  local left
   left=$(stage_pids | grep -vx "$COMPOSITOR_PID")
-  [ -n "$left" ] && say "stopping $(echo $left | wc -w) processes left from the $COMPOSITOR stage: $(for p in $left; do tr '\0' ' ' </proc/$p/cmdline 2>/dev/null | cut -c1-40; echo -n '; '; done)"
+  [ -n "$left" ] && say "stopping $(echo $left | wc -w) processes left from the $COMPOSITOR stage: $(ps -o pid=,comm= -p "$(echo $left | tr ' ' ,)" 2>/dev/null | tr -s ' \n' ' ')"
   [ -n "$left" ] && kill -TERM $left 2>/dev/null
   # $COMPOSITOR_PID is the compositor itself (as_desk_exec)
   kill -TERM "$COMPOSITOR_PID" 2>/dev/null
