@@ -105,7 +105,7 @@ export const WEB_ENGINES: WebEngine[] = [
     id: 'gecko',
     label: 'Firefox',
     toolkit: /^gecko$/i,
-    classes: /^(firefox.*|firefox-esr|librewolf|waterfox|thunderbird.*|zen.*)$/i,
+    classes: /^(firefox.*|firefox-esr|librewolf|waterfox|thunderbird.*|zen|zen-(?:browser|alpha|beta|twilight))$/i,
     enable: ['restart it while the accessibility bus is running (Firefox exposes its tree with no switch)'],
     showingMeansInView: false,
     unshownIsHidden: true,

@@ -15,3 +15,10 @@ describe('web engines: the surface inset', () => {
     expect(engineOfClass('firefox-esr')?.surfaceInset).toBeUndefined();
   });
 });
+
+describe('web engines: which window classes are a browser', () => {
+  it('Zen Browser is Gecko, zenity (a GTK dialog tool) is no browser at all', () => {
+    for (const c of ['zen', 'zen-browser', 'zen-alpha', 'firefox-esr', 'thunderbird']) expect(engineOfClass(c)?.id, c).toBe('gecko');
+    for (const c of ['zenity', 'Zenity', 'zenmap']) expect(engineOfClass(c), c).toBeUndefined();
+  });
+});
