@@ -271,9 +271,15 @@ export class SwayCompositor implements Compositor {
           : `; this sway (before 1.8) cannot remove an output, so instead of an output of its own the agent's workspace is a hidden one of the person's outputs (switching to ${place.workspace} shows it), and a screenshot of the window needs toplevel capture`
       }`,
     };
-    const shown = r.relocated
-      ? `its window (pid ${r.window?.pid ?? '?'}, not the started ${assigned ?? 'process'}) opened on the workspace ${JSON.stringify(r.note?.match(/workspace "([^"]*)"/)?.[1] ?? '?')} first and was moved to the agent's workspace: the person may have seen it`
-      : undefined;
+    const firstWs = JSON.stringify(r.note?.match(/workspace "([^"]*)"/)?.[1] ?? '?');
+    // the rule's own process: sway placed it past the rule, which it does for a window that asks to be
+    // fullscreen on an output before it maps (Qt's focuswriter), putting it on that output's shown
+    // workspace with the keyboard focus
+    const shown = !r.relocated
+      ? undefined
+      : r.window?.pid != null && r.window.pid === assigned
+        ? `its window (pid ${r.window.pid}) asked to be fullscreen on an output before it mapped, so sway put it on that output's shown workspace ${firstWs} past the rule and gave it the keyboard focus; it was moved to the agent's workspace at once: the person may have seen it, and keys they typed meanwhile may have reached it`
+        : `its window (pid ${r.window?.pid ?? '?'}, not the started ${assigned ?? 'process'}) opened on the workspace ${firstWs} first and was moved to the agent's workspace: the person may have seen it`;
     return { ...r, ...(shown ? { note: shown } : {}), unseen };
   }
 

@@ -183,7 +183,8 @@ export const launchTool = defineTool({
       : '';
     const dialogs = (r.dialogs ?? []).filter((d) => d.address !== w.address);
     const over = dialogs.length ? `${dialogs.length === 1 ? 'a dialog is' : `${dialogs.length} dialogs are`} open over it: ${dialogs.map((d) => `${d.address} "${d.title}"`).join(', ')} (it may hold the keyboard: answer or close it first)` : '';
-    const unseen = r.unseen ? `opened on the agent's workspace ${JSON.stringify(r.unseen.workspace)}${r.unseen.output ? ` (output ${r.unseen.output})` : ''}, out of the person's sight and without the focus; ${r.unseen.reveal.replaceAll('ADDRESS', w.address)}` : '';
+    // a window moved there after it showed elsewhere (r.relocated): the plugin's note says what the person may have seen
+    const unseen = r.unseen ? `${r.relocated ? 'now on' : 'opened on'} the agent's workspace ${JSON.stringify(r.unseen.workspace)}${r.unseen.output ? ` (output ${r.unseen.output})` : ''}${r.relocated ? '' : ", out of the person's sight and without the focus"}; ${r.unseen.reveal.replaceAll('ADDRESS', w.address)}` : '';
     const note = [unseen, handed, r.note, replaced, over, switches, moving, loading].filter(Boolean).join('; ');
     const data = {
       address: w.address, class: w.class, title: w.title, workspace: args.workspace && r.relocated ? args.workspace : w.workspace, pid: w.pid,
