@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { atspi } from '../support/atspi.js';
 import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import type { Server } from '../support/server.js';
-import { ORDER_FORM, freshHome, startServerAsPerson, startSite, type Site } from '../support/browser.js';
+import { ORDER_FORM, freshHome, startServerAsPerson, startSite, stopBrowser, type Site } from '../support/browser.js';
 
 const desk = await requireDesktop({ reset: true });
 
@@ -85,22 +85,7 @@ describe.skipIf(!desk)('Chromium through the MCP server (stripped environment, f
 
   afterAll(async () => {
     for (const x of windows) await server?.call('wm', { action: 'close_window', target: x }).catch(() => undefined);
-    if (pid) {
-      try {
-        process.kill(pid);
-      } catch {
-        /* closed */
-      }
-      // the profile is written until the browser has exited: only then is its home removed
-      await waitFor(async () => {
-        try {
-          process.kill(pid, 0);
-          return false;
-        } catch {
-          return true;
-        }
-      }, 20000, 'the launched Chromium exited').catch(() => undefined);
-    }
+    await stopBrowser(pid, 'the launched Chromium');
     await stopPerson();
     await server?.close().catch(() => undefined);
     await site?.close();

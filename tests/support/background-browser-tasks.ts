@@ -16,7 +16,7 @@ import { expect } from 'vitest';
 import { scaledMs } from '@hypruse/core';
 import { atspi } from './atspi.js';
 import { Refused, type BackgroundKit } from './background-kit.js';
-import { ORDER_FORM, freshHome, startServerAsPerson, startSite, type Site } from './browser.js';
+import { ORDER_FORM, freshHome, startServerAsPerson, startSite, stopBrowser, type Site } from './browser.js';
 import { swayNodes, waitFor, type Desktop } from './desktop.js';
 import type { Server } from './server.js';
 
@@ -205,22 +205,7 @@ async function run(kit: BackgroundKit, desk: Desktop, browser: Browser): Promise
     });
 
   } finally {
-    if (pid) {
-      try {
-        process.kill(pid);
-      } catch {
-        /* ended */
-      }
-      // the profile is written until the browser has exited: only then is its home removed
-      await waitFor(async () => {
-        try {
-          process.kill(pid, 0);
-          return false;
-        } catch {
-          return true;
-        }
-      }, scaledMs(20000), `${browser} exited`).catch(() => undefined);
-    }
+    await stopBrowser(pid, browser);
     await server?.close().catch(() => undefined);
     await site.close();
     rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });

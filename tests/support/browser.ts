@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { scaledMs } from '@hypruse/core';
-import type { Desktop } from './desktop.js';
+import { waitFor, type Desktop } from './desktop.js';
 import { BIN, type Server, type TextBlock } from './server.js';
 
 export interface Post {
@@ -238,3 +238,25 @@ export const ORDER_FORM = `<!doctype html><html><head><meta charset="utf-8"><tit
 <script>document.querySelector('form').addEventListener('submit', () => { document.getElementById('notes-out').value = document.getElementById('notes').textContent; });</script>
 <p><a href="/thanks.html">Read the delivery terms</a></p>
 </body></html>`;
+
+/**
+ * Stop a browser a test launched, by its pid, and wait until it has exited: its profile is written
+ * until then, so only then may its home be removed.
+ */
+export async function stopBrowser(pid: number, what: string): Promise<void> {
+  if (!pid) return;
+  try {
+    process.kill(pid);
+  } catch {
+    return; // ended
+  }
+  const gone = () => {
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  await waitFor(async () => gone(), 20000, `${what} exited`).catch(() => undefined);
+}
