@@ -203,6 +203,8 @@ describe('background mode beside a person at the seat on real Hyprland', () => {
     expect(events.filter((e) => /^(workspace|workspacev2|focusedmon|focusedmonv2|activespecial|activespecialv2)>>/.test(e)), events.join('\n')).toEqual([]);
     expect((await hyprctlJson<{ address?: string }>('activewindow')).address).toBe(personAddr);
     expect(motions(), personOut).toBe(motionBefore);
-    await step('wm', { action: 'close_window', target: (await hyprctlJson<HyprClient[]>('clients')).find((x) => x.title === `agent notes ${RUN}`)!.address });
+    // the notes app ends by its own pid, as Hyprland reports it (background mode closes no window)
+    process.kill((await hyprctlJson<HyprClient[]>('clients')).find((x) => x.title === `agent notes ${RUN}`)!.pid);
+    await until('the notes app ended', async () => !(await hyprctlJson<HyprClient[]>('clients')).some((x) => x.title === `agent notes ${RUN}`), scaled(10000));
   });
 });
