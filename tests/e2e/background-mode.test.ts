@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killFixture, launchFixture, requireDesktop, swaymsg, swayNodes, waitFor, type LaunchedFixture } from '../support/desktop.js';
 import { startServer, type Server } from '../support/server.js';
 import { atspi } from '../support/atspi.js';
-import { stopLaunched as stopPid } from '../support/apps.js';
 import { watchSway, type SwayWatcher } from '../support/sway-events.js';
 import { WaylandInput } from '@hypruse/wayland';
 import { parseCombo } from '@hypruse/core';
@@ -296,27 +295,4 @@ describe.skipIf(!desk)('background mode beside a person at the seat', () => {
       await killFixture(other.pid);
     }
   });
-
-  it("an app that asks to be fullscreen before it maps (focuswriter) is placed by sway past the launch's rule: launch says it took the focus, exactly when sway's events show it", async () => {
-    const from = events.length;
-    const l = await server.call('launch', { command: 'focuswriter', wait_s: 40 });
-    expect(l.isError, l.text.join('\n')).toBe(false);
-    const pid = Number(l.data.pid);
-    try {
-      const node = (await swayNodes()).find((n) => String(n.id) === String(l.data.address));
-      expect(node?.workspace, 'it ends on the agent\'s workspace').toMatch(/^hypruse-agent-\d+$/);
-      const tookFocus = events.slice(from).some((e) => e.change === 'focus' && e.container?.pid === pid);
-      const text = l.text.join('\n');
-      if (tookFocus) {
-        expect(text).toMatch(/gave it the keyboard focus/);
-        expect(text).not.toMatch(/out of the person's sight and without the focus/);
-      } else {
-        expect(text).not.toMatch(/gave it the keyboard focus/);
-      }
-    } finally {
-      await stopPid(pid);
-      await swaymsg(`[con_id=${personCon}]`, 'focus');
-      await waitFor(async () => (await swayNodes()).find((n) => n.focused)?.id === personCon, 3000, "the person's window focused again");
-    }
-  }, 90000);
 });
