@@ -65,6 +65,11 @@ export interface AppFamily {
    * the format being the one the path asked for.
    */
   keepFormat?: Array<{ class?: string; title: string; keep: string }>;
+  /**
+   * How long (ms, before the time policy's scale) a read of its windows waits for the app to answer,
+   * where its apps stop answering for longer than hypruse's usual ceiling while they work.
+   */
+  answerMs?: number;
   /** What was measured about it (versions, facts); shown by nothing, read by people. */
   facts?: string;
 }
@@ -138,6 +143,9 @@ export const APP_FAMILIES: readonly AppFamily[] = [
     splash: [{ class: '^soffice$', title: '^LibreOffice( [0-9.]+)?$' }],
     // the first-start "Tip of the Day" opens a second or more after the document window
     stayMs: 2500,
+    // 7.4 answers nothing over AT-SPI while it lays out a window the compositor just resized (a
+    // neighbour closed): a menu read right then went unanswered for 3.8 s on a loaded 2-core machine
+    answerMs: 6000,
     // 7.4: "Confirm File Format", buttons "Use Word 2007–365 Format!" (or Excel...) and "Use ODF Format!"
     keepFormat: [{ class: '^(soffice|libreoffice-.*)$', title: '^(Confirm File Format|Keep current format)$', keep: '^Use (?!ODF Format).+ Format!?$' }],
     facts:
@@ -170,6 +178,12 @@ export const APP_FAMILIES: readonly AppFamily[] = [
  */
 export function familyOfApp(app: { toolkit: string; name: string }, table: readonly AppFamily[] = APP_FAMILIES): AppFamily | null {
   return table.find((f) => f.atspiApps?.includes(app.name)) ?? table.find((f) => f.atspiToolkit?.includes(app.toolkit)) ?? null;
+}
+
+/** The family whose apps' windows carry this class (Wayland app id), by AppFamily.desktopIds; null when none. */
+export function familyOfWindowClass(cls: string, table: readonly AppFamily[] = APP_FAMILIES): AppFamily | null {
+  const c = cls.toLowerCase();
+  return c === '' ? null : (table.find((f) => f.desktopIds?.some((id) => id.toLowerCase() === c)) ?? null);
 }
 
 /** The extents fix of an application (AppFamily.extentsFix, when its toolkit version is one it applies to), or null. */

@@ -15,6 +15,7 @@ import { TreeReader, isPasswordAttrs, nodeFromCacheItem, type CacheItems, type N
 import { hasWindowTitled, pickWindow } from './window-matcher.js';
 import { DocumentText } from './document-text.js';
 import { engineOfClass, engineOfToolkit, type WebEngine } from './web-engines.js';
+import { familyOfWindowClass } from './app-families.js';
 
 export interface AtspiAccessibilityOptions {
   env: NodeJS.ProcessEnv;
@@ -56,6 +57,16 @@ interface RegisteredApp {
 const FOCUSED_TEXT_LIMIT = 10000;
 /** Documents of web pages (a page's focus, not a text field unless editable). */
 const WEB_DOCUMENTS: ReadonlySet<number> = new Set([Role.DOCUMENT_WEB, Role.DOCUMENT_FRAME]);
+
+/** A node near a web window's root holding children while its role reads ROLE_INVALID: a document the engine is still building. */
+export function unbuiltDocument(root: RawNode, depth = 3): boolean {
+  let level: RawNode[] = [root];
+  for (let i = 0; i < depth && level.length; i++) {
+    level = level.flatMap((n) => n.children);
+    if (level.some((n) => n.roleId === Role.INVALID && n.children.length > 0)) return true;
+  }
+  return false;
+}
 
 const FALLBACK_HINT = 'Use screenshot + zoom instead.';
 
@@ -268,11 +279,13 @@ export class AtspiAccessibility implements Accessibility {
   async read(window: A11yWindowQuery, opts: A11yReadOptions): Promise<A11yReadResult> {
     throwIfAborted(opts.signal);
     const label = window.class || window.title || (window.pid !== null ? `pid ${window.pid}` : 'the window');
+    // an app that stops answering while it works (AppFamily.answerMs) is waited for longer
+    const ceiling = Math.max(this.timeoutMs, scaledMs(familyOfWindowClass(window.class ?? '')?.answerMs ?? 0));
     const key = JSON.stringify([window.pid, window.title, window.width, window.height, window.class ?? null, window.x ?? null, window.y ?? null, opts.actionableOnly, opts.name ?? '', opts.maxNodes ?? this.maxNodes, opts.offscreen === true, opts.closedMenus === true, window.drawn ?? null]);
     const kept = this.reuse.lookup(key);
     if (kept) {
       // the window is still there, and its answer comes after every signal the application sent before it
-      const alive = await withDeadline(this.timeoutMs, label, opts.signal, (d) => this.alive(kept.value.frame, d));
+      const alive = await withDeadline(ceiling, label, opts.signal, (d) => this.alive(kept.value.frame, d));
       if (alive && this.reuse.current(kept.ticket)) {
         this.reusedReads++;
         return { ...structuredClone(kept.value.result), reused: true };
@@ -281,7 +294,7 @@ export class AtspiAccessibility implements Accessibility {
     // the applications listened to for this read, given back once it is kept (or not)
     const ends: Array<() => void> = [];
     try {
-      const fresh = await this.readFresh(window, opts, label, ends);
+      const fresh = await this.readFresh(window, opts, label, ends, ceiling);
       if (fresh.kept) this.reuse.store(key, fresh.kept.ticket, { result: structuredClone(fresh.result as KeptRead['result']), frame: fresh.kept.frame });
       return fresh.result;
     } finally {
@@ -380,6 +393,8 @@ export class AtspiAccessibility implements Accessibility {
     opts: A11yReadOptions,
     label: string,
     ends: Array<() => void>,
+    /** How long (ms) each step waits for the app to answer. */
+    ceiling: number,
   ): Promise<{ result: A11yReadResult; kept?: { ticket: ReuseTicket; frame: NodeRef } }> {
     // The application that had this pid last time is listened to and asked for its cache beside
     // the registry (the cache asked once its signals reach us); used only if the registry still
@@ -388,7 +403,7 @@ export class AtspiAccessibility implements Accessibility {
     let early: { ref: NodeRef; ticket: Promise<ReuseTicket | undefined>; items: ReturnType<TreeReader['cacheItems']> } | undefined;
     if (known) {
       const ticket = this.listenFor(known.bus, ends);
-      early = { ref: known, ticket, items: ticket.then(() => withDeadline(this.timeoutMs, label, opts.signal, (d) => this.reader.cacheItems(known, d))) };
+      early = { ref: known, ticket, items: ticket.then(() => withDeadline(ceiling, label, opts.signal, (d) => this.reader.cacheItems(known, d))) };
       early.items.catch(() => undefined);
     }
     const [apps] = await Promise.all([withDeadline(this.timeoutMs, 'the accessibility registry', opts.signal, (d) => this.registry(d)), this.switchOn(opts.signal)]);
@@ -403,17 +418,17 @@ export class AtspiAccessibility implements Accessibility {
     let ticket: ReuseTicket | undefined;
     let prefetch: ReturnType<TreeReader['cacheItems']> | undefined;
     if (same) {
-      ticket = await withDeadline(this.timeoutMs, label, opts.signal, () => early!.ticket);
+      ticket = await withDeadline(ceiling, label, opts.signal, () => early!.ticket);
       prefetch = early!.items;
     } else if (byPid.length === 1) {
       const app = byPid[0].ref;
-      ticket = await withDeadline(this.timeoutMs, label, opts.signal, () => this.listenFor(app.bus, ends));
+      ticket = await withDeadline(ceiling, label, opts.signal, () => this.listenFor(app.bus, ends));
       // the application's cache is asked beside the window lookup (under its own ceiling), not after it
-      prefetch = this.useCache ? withDeadline(this.timeoutMs, label, opts.signal, (d) => this.reader.cacheItems(app, d)) : undefined;
+      prefetch = this.useCache ? withDeadline(ceiling, label, opts.signal, (d) => this.reader.cacheItems(app, d)) : undefined;
       prefetch?.catch(() => undefined);
     }
 
-    const inApp = byPid.length > 0 ? await this.findWindowInApps(byPid, window, label, opts.signal, prefetch) : null;
+    const inApp = byPid.length > 0 ? await this.findWindowInApps(byPid, window, label, opts.signal, prefetch, ceiling) : null;
     if (inApp === 'no_windows') {
       return { result: { status: 'no_tree', reason: `${label} is registered on the accessibility bus but publishes no windows. ${FALLBACK_HINT}` } };
     }
@@ -437,7 +452,7 @@ export class AtspiAccessibility implements Accessibility {
     const { app, frame } = found;
     const appLabel = app.name || label;
     // the application's extents fix (extents-fix.ts): chosen once, what it subtracts measured for this window
-    await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => this.reader.fixes.prepare(app.ref, app.name, frame.ref, window, d));
+    await withDeadline(ceiling, appLabel, opts.signal, (d) => this.reader.fixes.prepare(app.ref, app.name, frame.ref, window, d));
     const maxNodes = opts.maxNodes ?? this.maxNodes;
     const filter = { actionableOnly: opts.actionableOnly, name: opts.name };
     // a page of an engine whose `showing` means in view: only what shows is read, unless scrolled-out objects are asked for
@@ -448,7 +463,7 @@ export class AtspiAccessibility implements Accessibility {
     const showingOnly = opts.offscreen !== true && pageEngine?.showingMeansInView === true ? (n: RawNode) => WEB_DOCUMENTS.has(n.roleId) : undefined;
     // a web view whose cached document may be a page it left (Chromium 156 keeps it in its cache after a navigation)
     const liveChildren = (_n: RawNode, kids: ReadonlyArray<{ roleId: number }>) => kids.some((k) => WEB_DOCUMENTS.has(k.roleId));
-    const readTree = () => withDeadline(this.timeoutMs, appLabel, opts.signal, async (d) => {
+    const readTree = () => withDeadline(ceiling, appLabel, opts.signal, async (d) => {
       if (this.useCache) {
         try {
           const items = prefetch && app.ref.bus === byPid[0].ref.bus ? prefetch : undefined;
@@ -488,22 +503,36 @@ export class AtspiAccessibility implements Accessibility {
     let engine: WebEngine | undefined;
     if (tree && (tree.root.childRefs.length === 0 || isSkeleton(tree.root))) {
       // a web engine that builds its tree only for a screen reader: ask it as one does
-      engine = await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => this.engineOf(app.ref, d));
+      engine = await withDeadline(ceiling, appLabel, opts.signal, (d) => this.engineOf(app.ref, d));
       if (engine && (await this.wake(engine, frame.ref, opts.signal))) {
         ticket = undefined;
         prefetch = undefined;
         tree = await readTree();
       }
     }
+    // a page the engine is still building: its document reads as ROLE_INVALID for a moment (Chromium 156,
+    // a window that opened while accessibility was already on, read as it appeared: the page's options
+    // then showed as items, its document unnamed as one), so the read is made again until it has its role
+    if (pageEngine && tree && unbuiltDocument(tree.root)) {
+      const until = Date.now() + scaledMs(WAKE_MS);
+      while (tree && unbuiltDocument(tree.root) && Date.now() < until) {
+        throwIfAborted(opts.signal);
+        await new Promise((r) => setTimeout(r, 100));
+        ticket = undefined;
+        prefetch = undefined;
+        tree = await readTree();
+      }
+      this.logger?.debug(`a11y: ${appLabel}'s page was still being built; read again`);
+    }
     // a menu bar the app keeps beside the native one that shows the same menus (AppFamily.shadowMenuBar): listed once
     if (tree && this.reader.fixes.familyOf(frame.ref.bus)?.shadowMenuBar) {
-      await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => dropShadowMenuBars(tree.root, (n) => this.reader.readExtents(n, d)));
+      await withDeadline(ceiling, appLabel, opts.signal, (d) => dropShadowMenuBars(tree.root, (n) => this.reader.readExtents(n, d)));
     }
     // a root pane placed relative to the native container holding it (an embedded-pane application): moved into the window
-    if (tree) await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => this.reader.fixes.placeTree(tree.root, (n) => this.reader.readExtents(n, d)));
+    if (tree) await withDeadline(ceiling, appLabel, opts.signal, (d) => this.reader.fixes.placeTree(tree.root, (n) => this.reader.readExtents(n, d)));
     // open menus are popup surfaces of their own: their items are placed by the popup's origin
     const unplaced = new Set<RawNode>();
-    const popups = tree ? await withDeadline(this.timeoutMs, appLabel, opts.signal, (d) => placePopupItems(tree.root, this.ops, d, unplaced)) : undefined;
+    const popups = tree ? await withDeadline(ceiling, appLabel, opts.signal, (d) => placePopupItems(tree.root, this.ops, d, unplaced)) : undefined;
     if (!tree) {
       return { result: { status: 'no_tree', reason: `${appLabel} closed its window '${frame.name}' while it was being read. ${FALLBACK_HINT}` } };
     }
@@ -825,8 +854,9 @@ export class AtspiAccessibility implements Accessibility {
     signal: AbortSignal | undefined,
     /** The cache of the one application in `apps` (its windows are taken from it where it holds them all). */
     items?: Promise<CacheItems | null>,
+    ceiling = this.timeoutMs,
   ): Promise<{ app: { name: string; ref: NodeRef }; frame: RawNode } | 'no_windows' | null> {
-    const listed = await withDeadline(this.timeoutMs, label, signal, async (d) => {
+    const listed = await withDeadline(ceiling, label, signal, async (d) => {
       const cached = items && apps.length === 1 ? await this.appWindowsCached(apps[0], await items.catch(() => null), d) : null;
       return cached ? [cached] : Promise.all(apps.map((a) => this.appWindows(a, d)));
     });

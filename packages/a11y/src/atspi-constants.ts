@@ -35,6 +35,8 @@ export const COORD_TYPE_SCREEN = 0;
 
 /** AtspiRole numbers the reader reasons about. */
 export const Role = {
+  /** What an object reads while its app has not given it a role yet (or no longer knows it). */
+  INVALID: 0,
   ALERT: 2,
   CHECK_BOX: 7,
   CHECK_MENU_ITEM: 8,
