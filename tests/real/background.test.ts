@@ -47,6 +47,21 @@ describe('background mode beside a person at the seat on real Hyprland', () => {
   let events: string[] = [];
   let sock: net.Socket | null = null;
   const motions = () => personOut.split('\n').filter((l) => l.startsWith('motion ')).length;
+  /** The person types `text` steadily, one key every 40 ms, on their own virtual keyboard. */
+  const personType = async (text: string) => {
+    for (const ch of text) {
+      await input.type(ch);
+      await sleep(40);
+    }
+  };
+  /** Hyprland's events since `events` was cleared: no other window ever active, no workspace, monitor or special workspace shown or focused; the person's window still active, their pointer still. */
+  const expectPersonUndisturbed = async (motionBefore: number) => {
+    const focusChanges = events.filter((e) => e.startsWith('activewindowv2>>') && `0x${e.slice('activewindowv2>>'.length)}` !== personAddr);
+    expect(focusChanges, events.join('\n')).toEqual([]);
+    expect(events.filter((e) => /^(workspace|workspacev2|focusedmon|focusedmonv2|activespecial|activespecialv2)>>/.test(e)), events.join('\n')).toEqual([]);
+    expect((await hyprctlJson<{ address?: string }>('activewindow')).address).toBe(personAddr);
+    expect(motions(), personOut).toBe(motionBefore);
+  };
 
   beforeAll(async () => {
     // the person's window: the GTK 3 probe, its entry focused, reporting pointer motion
@@ -99,12 +114,7 @@ describe('background mode beside a person at the seat on real Hyprland', () => {
     await sleep(scaled(300));
     const motionBefore = motions();
     events = [];
-    const personTypes = (async () => {
-      for (const ch of typed) {
-        await input.type(ch);
-        await sleep(40);
-      }
-    })();
+    const personTypes = personType(typed);
     let place = '';
     const agentWorks = (async () => {
       const l = await server.call('launch', { command: `zenity --entry --title='agent ${RUN}' --text='Name?' > ${out}`, wait_s: 60 });
@@ -131,12 +141,7 @@ describe('background mode beside a person at the seat on real Hyprland', () => {
     expect(readOr(out)).toBe('agent wrote this\n');
     await until("the person's Enter", async () => personOut.includes('activate '), scaled(8000));
     expect(personOut.split('\n').filter((l) => l.startsWith('activate '))).toEqual([`activate ${typed}`]);
-    // Hyprland's events: no other window ever active, no workspace, monitor or special workspace shown or focused
-    const focusChanges = events.filter((e) => e.startsWith('activewindowv2>>') && `0x${e.slice('activewindowv2>>'.length)}` !== personAddr);
-    expect(focusChanges, events.join('\n')).toEqual([]);
-    expect(events.filter((e) => /^(workspace|workspacev2|focusedmon|focusedmonv2|activespecial|activespecialv2)>>/.test(e)), events.join('\n')).toEqual([]);
-    expect((await hyprctlJson<{ address?: string }>('activewindow')).address).toBe(personAddr);
-    expect(motions(), personOut).toBe(motionBefore);
+    await expectPersonUndisturbed(motionBefore);
     // the agent's special workspace ended with its window
     await until(`${place} gone`, async () => !(await hyprctlJson<Array<{ name: string }>>('workspaces')).some((w) => w.name === place), scaled(8000));
     expect(readFileSync(out, 'utf8')).toBe('agent wrote this\n');
@@ -152,12 +157,7 @@ describe('background mode beside a person at the seat on real Hyprland', () => {
     await sleep(scaled(300));
     const motionBefore = motions();
     events = [];
-    const personTypes = (async () => {
-      for (const ch of more) {
-        await input.type(ch);
-        await sleep(40);
-      }
-    })();
+    const personTypes = personType(more);
     const step = async (tool: string, args: Record<string, unknown>) => {
       const r = await server.call(tool, args);
       expect(r.isError, `${tool} ${JSON.stringify(args)}: ${r.text.join('\n')}`).toBe(false);
@@ -198,11 +198,7 @@ describe('background mode beside a person at the seat on real Hyprland', () => {
     // the person's field: one more Enter, the field ending in this text, every character in order, in their own window
     await until("the person's Enter", async () => activates().length === activatesBefore + 1, scaled(8000));
     expect(activates().at(-1)!.endsWith(more), activates().at(-1)).toBe(true);
-    const focusChanges = events.filter((e) => e.startsWith('activewindowv2>>') && `0x${e.slice('activewindowv2>>'.length)}` !== personAddr);
-    expect(focusChanges, events.join('\n')).toEqual([]);
-    expect(events.filter((e) => /^(workspace|workspacev2|focusedmon|focusedmonv2|activespecial|activespecialv2)>>/.test(e)), events.join('\n')).toEqual([]);
-    expect((await hyprctlJson<{ address?: string }>('activewindow')).address).toBe(personAddr);
-    expect(motions(), personOut).toBe(motionBefore);
+    await expectPersonUndisturbed(motionBefore);
     // the notes app ends by its own pid, as Hyprland reports it (background mode closes no window)
     process.kill((await hyprctlJson<HyprClient[]>('clients')).find((x) => x.title === `agent notes ${RUN}`)!.pid);
     await until('the notes app ended', async () => !(await hyprctlJson<HyprClient[]>('clients')).some((x) => x.title === `agent notes ${RUN}`), scaled(10000));
