@@ -84,6 +84,10 @@ export class HyprlandCompositor implements Compositor {
     this.knownVersion = options.version ?? null;
     this.caps = new CapabilityTable('Hyprland', ALL_CAPS, {
       'capture.toplevel': `${TOPLEVEL_CAPTURE}; this is ${this.knownVersion ?? 'an unknown version'}`,
+      // seen on real 0.57: the Save As dialog of an app launched onto special:hypruse-agent-PID mapped on
+      // the shown workspace and took the keyboard focus (the exec rule is used up by the first window)
+      'launch.unseen.later':
+        "Hyprland applies a launch's workspace rule to the first window of the launched process only, so a dialog the app opens later maps on the workspace the person looks at and takes the keyboard focus",
     });
     const v = parseVersion(this.knownVersion);
     if (v && (v[0] > 0 || v[1] >= 54)) this.caps.grant('capture.toplevel');
@@ -92,14 +96,6 @@ export class HyprlandCompositor implements Compositor {
   unsupportedReason(cap: CompositorCapability): string {
     return this.caps.reason(cap);
   }
-
-  /**
-   * Hyprland uses up a launch's exec rule on the first window of the launched process (seen on real
-   * 0.57: the Save As dialog of an app launched onto special:hypruse-agent-PID mapped on the shown
-   * workspace and took the keyboard focus).
-   */
-  readonly unseenLaterWindows =
-    "Hyprland applies a launch's workspace rule to the first window of the launched process only, so a dialog the app opens later maps on the workspace the person looks at and takes the keyboard focus";
 
   get instanceId(): string {
     return this.options.sockets.signature;

@@ -62,6 +62,7 @@ const CAPS = new CapabilityTable('niri', ['layers', 'launch', 'fullscreen', 'flo
   binds: "niri IPC does not list the configured key bindings (they live in niri's KDL config only)",
   'bind.run': 'niri IPC does not list key bindings, so there is no bind to run; use the action itself',
   'capture.toplevel': 'niri implements no ext-foreign-toplevel image capture; capture the window region instead',
+  'launch.unseen.later': 'niri cannot open a launched window out of the person\'s sight at all (launch.unseen)',
   'launch.unseen':
     "niri's IPC can neither create an output nor add a window rule at run time (open-on-workspace rules live in its KDL config), so a new window opens on the focused workspace and takes the focus; work in a private desk (desk: \"private\")",
 });

@@ -2,7 +2,7 @@ import { CapabilityTable } from '@hypruse/core';
 
 /** What the sway plugin does over IPC (sway 1.7+), and one honest line per capability sway lacks. */
 export function swayCapabilities(): CapabilityTable {
-  return new CapabilityTable('sway', ['cursor.set', 'tag', 'binds', 'bind.run', 'launch', 'launch.unseen', 'fullscreen', 'floating', 'close', 'move', 'focus', 'workspace', 'events'], {
+  return new CapabilityTable('sway', ['cursor.set', 'tag', 'binds', 'bind.run', 'launch', 'launch.unseen', 'launch.unseen.later', 'fullscreen', 'floating', 'close', 'move', 'focus', 'workspace', 'events'], {
     layers: "sway's IPC does not list layer-shell surfaces",
     'cursor.read': 'no sway IPC request returns the pointer position; hypruse reports where it last put the cursor',
     'lock.read': 'sway cannot tell over IPC whether an ext-session-lock client has locked the session',

@@ -19,6 +19,7 @@ const capsTable = () => new CapabilityTable(NAME, ['focus', 'close', 'fullscreen
   'bind.run': `${NO_IPC} runs a key binding`,
   launch: `${MANAGER} reports no pid, so a launched process cannot be told from its window; start the program with a plain command and find its window with desktop`,
   'launch.unseen': `${MANAGER} reports no pid and ${NO_IPC} places a new window, so it cannot open one out of the person's sight; work in a private desk`,
+  'launch.unseen.later': "it cannot open a launched window out of the person's sight at all (launch.unseen)",
   floating: `${NO_IPC} sets a window floating`,
   move: `${NO_IPC} moves a window between workspaces (ext-workspace-v1 lists workspaces but not their windows)`,
   workspace: `${NO_IPC} switches workspaces except ${NO_WS}`,

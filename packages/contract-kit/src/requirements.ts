@@ -45,6 +45,7 @@ export const REQUIREMENTS = [
   R('C-LAUNCH-SAME-CLASS-DECOY', 'launch', 'a window of the same class and title opened by someone else during launch() is never taken for the launched one'),
   R('C-LAUNCH-TIMEOUT', 'launch', 'launch() of a command that opens no window returns window: null after the timeout, not an error or a hang'),
   R('C-LAUNCH-UNSEEN', 'launch.unseen', "launch(cmd, {unseen}) opens the process's window on the agent's workspace (named in the result) while the active workspace and the focused window stay as they were"),
+  R('C-LAUNCH-UNSEEN-LATER', 'launch.unseen.later', "a window the process launched with {unseen} opens 2 s after its first also opens on the agent's workspace, while the active workspace and the focused window stay as they were"),
   R('C-BINDS', 'binds', 'binds() lists key bindings with a combo and an action'),
   R('C-RUN-BIND', 'bind.run', 'runBind() executes a bind\'s action through the compositor (a workspace switch)'),
   R('C-LOCK-READ', 'lock.read', 'locked() returns true/false', 'null'),
@@ -57,7 +58,7 @@ export const REQUIREMENTS = [
 
 /** Every capability of the contract (kept in step with CompositorCapability by the type below). */
 export const ALL_CAPABILITIES = [
-  'layers', 'cursor.read', 'cursor.set', 'lock.read', 'tag', 'notify', 'binds', 'bind.run', 'launch', 'launch.unseen', 'fullscreen', 'floating', 'close', 'move',
+  'layers', 'cursor.read', 'cursor.set', 'lock.read', 'tag', 'notify', 'binds', 'bind.run', 'launch', 'launch.unseen', 'launch.unseen.later', 'fullscreen', 'floating', 'close', 'move',
   'focus', 'workspace', 'events', 'capture.toplevel',
 ] as const satisfies readonly CompositorCapability[];
 type MissingCapability = Exclude<CompositorCapability, (typeof ALL_CAPABILITIES)[number]>;

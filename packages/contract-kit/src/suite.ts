@@ -478,6 +478,31 @@ export async function contractSuite(api: TestApi, allTargets: ContractTarget[], 
       },
     },
 
+    'C-LAUNCH-UNSEEN-LATER': {
+      async present(x) {
+        await restoreWorkspace(x);
+        const before = await x.c.snapshot();
+        const known = new Set(before.windows.map((w) => w.address));
+        // one launched shell, two windows: the first from a child, the second from the shell itself 2 s later
+        const res = await x.c.launch(`${x.env.launchCommand} & sleep ${2 * SCALE}; exec ${x.env.launchCommand}`, { unseen: true, timeoutMs: 12000 * SCALE });
+        expect(res.window, res.note ?? 'no window').not.toBeNull();
+        x.track(res.window!.address);
+        known.add(res.window!.address);
+        const later = await pollUntil('the window the launched process opens later', async () => (await x.c.snapshot()).windows.find((w) => !known.has(w.address)), 12000 * SCALE);
+        x.track(later.address);
+        const after = await x.c.snapshot();
+        expect(wsName(after, win(after, later.address)!.workspace), 'the later window on the agent workspace').toBe(res.unseen!.workspace);
+        expect(after.activeWorkspace).toBe(before.activeWorkspace);
+        expect(after.activeWindow).toBe(before.activeWindow);
+      },
+      async absent({ c }) {
+        // a property of how the compositor places windows: the missing capability says why, in one line
+        const why = c.unsupportedReason('launch.unseen.later');
+        expect(why).not.toMatch(/is supported/);
+        expect(why.length).toBeGreaterThan(20);
+      },
+    },
+
     'C-LAUNCH-SAME-CLASS-DECOY': {
       async present(x) {
         // the launched program opens its window late, so the decoy (same class and title, named like the program, another process) is listed first

@@ -327,7 +327,8 @@ async function backgroundPath(ctx: ToolContext, args: Args, labels: string[]): P
     level = items.filter((i) => MENU_ROLES.has(normalizeRole(i.role)) && menuAncestor(i) === parent);
   }
   // a dialog maps where its app's window is: on a workspace the person does not see it takes no focus
-  const later = ctx.services.get(Tokens.Compositor).unseenLaterWindows;
+  const comp = ctx.services.get(Tokens.Compositor);
+  const later = comp.capabilities.has('launch.unseen.later') ? undefined : comp.unsupportedReason('launch.unseen.later');
   if (OPENS_DIALOG.test(leaf!.name) && onAgentWorkspace(read) && later) {
     throw backgroundRefusal(
       `menu item '${leaf!.name}' opens a dialog (its label ends in an ellipsis), and the dialog would not open out of the person's sight: ${later}`,

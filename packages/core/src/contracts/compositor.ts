@@ -20,6 +20,12 @@ export type CompositorCapability =
   | 'launch'
   /** Background mode's launch: a new window opens where the person does not see it, without taking the focus. */
   | 'launch.unseen'
+  /**
+   * With `launch.unseen`: a window the launched app opens later (a dialog, a second window) opens
+   * out of the person's sight too, without the focus (the rule that placed the first window places
+   * every window of the app).
+   */
+  | 'launch.unseen.later'
   | 'fullscreen'
   | 'floating'
   | 'close'
@@ -151,12 +157,6 @@ export interface Compositor {
   doctorDetail?(): Promise<string | null>;
   /** Why a capability is missing, in one line (for the typed unsupported error). */
   unsupportedReason(cap: CompositorCapability): string;
-  /**
-   * Background mode: why a window an app opens after its first (a dialog), when the app was
-   * launched out of the person's sight, does not open out of sight too; absent when it does (the
-   * rule that placed the first window places every window of the app).
-   */
-  readonly unseenLaterWindows?: string;
 
   version(): Promise<string>;
   snapshot(signal?: AbortSignal): Promise<Desktop>;
