@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { scaledMs } from '@hypruse/core';
 import { requireDesktop, swayNodes, waitFor } from '../support/desktop.js';
 import {
-  deskServer, deskStatus, hypruse, monitorCommand, personEnv, personRuntimeDir, pidsWithEnv, removeDir, running, swayWindows, type DeskStatus, type DeskUser,
+  deskServer, deskStatus, hypruse, swayAt, monitorCommand, personEnv, personRuntimeDir, pidsWithEnv, removeDir, running, swayWindows, type DeskStatus, type DeskUser,
 } from '../support/desk.js';
 import type { Server } from '../support/server.js';
 
@@ -192,6 +192,44 @@ describe.skipIf(!desk)('private desks', () => {
     expect(stopped.stdout).toMatch(/^desk alpha stopped: \d+ processes ended \([1-9]\d* apps?\)/);
     await expectGone(d!, [left.pid]);
     expect(await deskStatus(user!, env)).toEqual([]);
+  });
+
+  it('a sway with a second seat (sway `seat NAME` adds a wl_seat): keys go to the default seat, whose focus the window has; the text arrives', async () => {
+    const { dir, env } = freshPerson();
+    const started = await hypruse(user!, env, ['desk', 'start', 'seats', '--size', '1024x768', '--json']);
+    expect(started.code, started.stderr).toBe(0);
+    const [d] = (await deskStatus(user!, env)).filter((x) => x.name === 'seats');
+    try {
+      // a second seat, announced after seat0 (a wl_seat global of its own, with no devices and no focus)
+      await swayAt(d!.env.SWAYSOCK, 'seat', 'other-seat', 'fallback', 'false');
+      const seats = await swayAt<Array<{ name: string }>>(d!.env.SWAYSOCK, '-t', 'get_seats');
+      expect(seats.map((x) => x.name).sort()).toEqual(['other-seat', 'seat0']);
+      const server = await deskServer(user!, { ...env, HYPRUSE_DESK: 'seats' });
+      servers.push(server);
+      const out = join(dir, 'seats.out');
+      const l = await server.call('launch', { command: `zenity --entry --title='two seats' --text=Name > ${out}` });
+      expect(l.isError, l.text.join('\n')).toBe(false);
+      const pid = (await swayWindows(d!.env.SWAYSOCK)).find((w) => w.title === 'two seats')!.pid;
+      // a window mapped later takes the focus of every seat; focusing the first again over IPC moves seat0's
+      // alone, so keys sent on the other seat would land in this one
+      const decoyOut = join(dir, 'decoy.out');
+      const decoy = await server.call('launch', { command: `zenity --entry --title='decoy' --text=Decoy > ${decoyOut}` });
+      expect(decoy.isError, decoy.text.join('\n')).toBe(false);
+      // typed on the virtual keyboard (bound to the first seat announced): the app's own output judges it
+      const t = await server.call('keyboard', { action: 'type', text: 'seat zero', window: String(l.data.address) });
+      expect(t.isError, t.text.join('\n')).toBe(false);
+      const k = await server.call('keyboard', { action: 'key', keys: 'Return', window: String(l.data.address) });
+      expect(k.isError, k.text.join('\n')).toBe(false);
+      await waitFor(() => !running({ pid }), 5000, 'zenity to close on Return');
+      expect(readFileSync(out, 'utf8')).toBe('seat zero\n');
+      expect(readFileSync(decoyOut, 'utf8'), 'nothing reached the window the other seat focuses').toBe('');
+      await server.close();
+      servers.splice(servers.indexOf(server), 1);
+    } finally {
+      const stopped = await hypruse(user!, env, ['desk', 'stop', 'seats']);
+      expect(stopped.code, stopped.stderr).toBe(0);
+    }
+    await expectGone(d!);
   });
 
   it('desk: private: the MCP server starts a desk of its own; hypruse stop ends the server, the desk and its apps', async () => {

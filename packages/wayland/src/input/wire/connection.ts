@@ -39,7 +39,10 @@ export function waylandSocketPath(env: NodeJS.ProcessEnv, runtimeDir: string | n
 }
 
 export class WaylandConnection {
+  /** One global per interface: the first the registry announced (of several seats, the default one). */
   readonly globals = new Map<string, GlobalInfo>();
+  /** Every global the registry announced and has not removed, in announce order. */
+  announced: GlobalInfo[] = [];
   private readonly handlers = new Map<number, EventHandler>();
   private readonly interfaces = new Map<number, string>();
   private readonly freeIds: number[] = [];
@@ -76,10 +79,19 @@ export class WaylandConnection {
           const name = a.uint();
           const iface = a.string() ?? '';
           const version = a.uint();
-          conn.globals.set(iface, { name, interface: iface, version });
+          conn.announced.push({ name, interface: iface, version });
+          // the first announced of an interface is the one bound: with several seats (sway's `seat NAME`
+          // adds a wl_seat of that name) the first is the compositor's default seat, the person's
+          if (!conn.globals.has(iface)) conn.globals.set(iface, { name, interface: iface, version });
         } else if (opcode === 1) {
           const name = a.uint();
-          for (const [k, g] of conn.globals) if (g.name === name) conn.globals.delete(k);
+          conn.announced = conn.announced.filter((g) => g.name !== name);
+          for (const [k, g] of conn.globals) {
+            if (g.name !== name) continue;
+            const next = conn.announced.find((x) => x.interface === k);
+            if (next) conn.globals.set(k, next);
+            else conn.globals.delete(k);
+          }
         }
       });
       conn.send(DISPLAY_ID, 1, [arg.newId(conn.registryId)]);
