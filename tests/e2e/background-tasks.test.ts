@@ -271,14 +271,18 @@ describe.skipIf(!desk)('background mode: the element tasks of the real-app suite
     expect(failed, table).toEqual([]);
     expect((await swayNodes()).find((x) => x.focused)?.id, "the person's window has the focus").toBe(personCon);
     expect(focusEvents, 'no focus change while the agent worked').toEqual([]);
-    // measured on the test desktop (sway 1.7) in CI: 33 of 57 (57.9%), of which the desktop apps' 17 of 23 (73.9%)
-    // and the browsers' 16 of 34 (Firefox's three-tab read, page menu and late button left out: each failed in a
-    // CI run of the whole suite, an undrawn Firefox's tree lagging the page). Refused among the desktop apps: Thunar's File and View menus (filled only when
+    // measured on the test desktop (sway 1.7): 40 of 57 (70.2%), of which the desktop apps' 17 of 23 (73.9%)
+    // and the browsers' 23 of 34: Chromium 13 of 18 (its background launch gives its renderers
+    // --disable-frame-rate-limit, so its pages' tree follows them on the undrawn agent workspace: the page
+    // menu, the late button, the row scrolled to, Size, Blue, Gift wrap and the order placed now complete;
+    // its five text fields are refused, it has no EditableText) and Firefox 10 of 16 (its three-tab read,
+    // page menu and late button left out: each failed in a CI run of the whole suite, an undrawn Firefox's
+    // tree lagging the page). Refused among the desktop apps: Thunar's File and View menus (filled only when
     // shown), GTK 4's primary menu (a popover), F2, and Calc's cells (no EditableText: typing in a cell and a
     // click that selects one need the seat). focuswriter (Qt 6, fullscreen) is left out: on sway 1.7 its
     // background launch gives it the keyboard focus for a moment (window events: focus, fullscreen_mode, move,
     // the person's window focused again), which this figure's no-focus-change judge rightly fails. The issue
     // asks for 90%: this floor keeps what works from regressing
-    expect(done, table).toBeGreaterThanOrEqual(33);
+    expect(done, table).toBeGreaterThanOrEqual(40);
   });
 });

@@ -4,14 +4,16 @@
 // a long page read and a row below scrolled to and clicked, the order form filled by its labels and
 // submitted, and for Firefox a window of three tabs. Each browser is launched
 // plainly (`chromium URL`, `firefox-esr URL...`, a fresh profile) by a background-mode server run
-// as the person with only HOME, PATH and XDG_RUNTIME_DIR, so it opens on the agent's workspace.
+// as the person with only HOME, PATH and XDG_RUNTIME_DIR, so it opens on the agent's workspace
+// (Chromium's launch gives its renderers --disable-frame-rate-limit, checked in /proc, so that its pages'
+// tree follows them there).
 // Judged by the local web server (the GETs, the form POST), the page titles sway reports and
 // libatspi; a task refused with refused.background is judged to have left the page as it was (no
 // request sent, the title unchanged, libatspi's field as before). Pages link to each other: in
 // background mode there is no address bar to type into. Left out: switching Firefox's tab and reading
 // its article by pages (in a window nobody sees, get_text after the switch read the chrome and not the
 // article's paragraphs once in four runs, under load: the tree follows the tab late there).
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { expect } from 'vitest';
 import { scaledMs } from '@hypruse/core';
 import { atspi } from './atspi.js';
@@ -105,6 +107,24 @@ async function run(kit: BackgroundKit, desk: Desktop, browser: Browser): Promise
     const window = String(l.data.address);
     const title = async () => (await swayNodes()).find((n) => String(n.id) === window)?.name ?? '';
     expect((await swayNodes()).find((n) => String(n.id) === window)?.workspace, `${browser}: its window on the agent's workspace`).toMatch(/^hypruse-agent-\d+$/);
+    if (browser === 'chromium') {
+      // the background launch's renderer switch (app-families.ts, backgroundSwitches), judged by /proc (Chromium
+      // rewrites its cmdline into one string of its arguments): the browser was given the prefix, and every
+      // renderer it started runs with the flag
+      const cmdline = (p: number) => readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').join(' ');
+      expect(cmdline(pid), 'the browser started with the renderer prefix').toContain('--renderer-cmd-prefix=/proc/self/exe --disable-frame-rate-limit');
+      expect(l.text.join('\n')).toContain('--renderer-cmd-prefix');
+      const renderers = () => readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((d) => {
+        try {
+          const c = cmdline(Number(d));
+          return /(^|\s)--type=renderer(\s|$)/.test(c) && readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(pid) ? [c] : [];
+        } catch {
+          return [];
+        }
+      });
+      await waitFor(async () => renderers().length > 0, scaledMs(15000), 'a renderer of the browser');
+      expect(renderers().every((c) => /(^|\s)--disable-frame-rate-limit(\s|$)/.test(c)), 'every renderer runs with --disable-frame-rate-limit').toBe(true);
+    }
     await waitFor(async () => (await title()).startsWith('Start page'), scaledMs(30000), `${browser} shows the start page`);
     const titled = (prefix: string, what: string) => waitFor(async () => (await title()).startsWith(prefix), scaledMs(15000), what);
     const stillTitled = (prefix: string) => async () => {

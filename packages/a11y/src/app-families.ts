@@ -34,6 +34,12 @@ export interface AppFamily {
   undoHostEnv?: Record<string, string>;
   /** Command-line switches added when the program is recognised (after the program word, unless already given). */
   switches?: string[];
+  /**
+   * Switches added as well when the launch opens the window where no output may draw it (background
+   * mode's agent workspace), unless a switch of that name is already given; `why` goes in the launch's
+   * note. One with a space is passed as one (quoted) word.
+   */
+  backgroundSwitches?: { switches: string[]; why: string };
   /** Windows shown only while the app starts (regular expression sources for class and title): never the launch's answer. */
   splash?: Array<{ class?: string; title?: string }>;
   /** How long a launch waits for the app's windows to stay unchanged (ms): longer for apps that replace their first window. */
@@ -85,6 +91,21 @@ export const APP_FAMILIES: readonly AppFamily[] = [
     desktopIds: ['chromium', 'google-chrome', 'brave-browser', 'microsoft-edge', 'vivaldi-stable', 'opera'],
     atspiToolkit: ['Chromium'],
     switches: ['--force-renderer-accessibility'],
+    // Chromium 156 on Wayland waits for the compositor's frame callback before it hands a frame on, and
+    // sway sends none to a window on a workspace no output shows: the page's renderer then waits for its
+    // frames to be taken, runs no document lifecycle, and the accessibility tree (serialized after each
+    // lifecycle: content/renderer/accessibility/render_accessibility_impl.cc, AXReadyCallback) stays as
+    // it was. --disable-frame-rate-limit in the renderers alone gives each its own begin-frame source
+    // and lets it draw without waiting (content/renderer/render_thread_impl.cc, cc's LayerTreeSettings),
+    // and the tree follows the page again (a check box read checked 0.25 s after its action). Given to the
+    // browser it reaches the browser's display compositor too, which then spins a core (measured: 10.1
+    // core-seconds in 10 s on a still page); the renderer command prefix puts it on the renderers alone
+    // (/proc/self/exe is the browser binary when the browser starts a renderer): 0.09 core-seconds in 10 s
+    // on a still page, 0.25 on a page animating every frame. WebEngine.undrawnFollows recognises it.
+    backgroundSwitches: {
+      switches: ['--renderer-cmd-prefix=/proc/self/exe --disable-frame-rate-limit'],
+      why: "its pages' accessibility tree follows them on a workspace no output shows; its renderers then start without Chromium's zygote, so they keep the seccomp-bpf sandbox but not the namespace sandbox",
+    },
     facts:
       'Chromium 156 exposes an empty window over AT-SPI unless started with --force-renderer-accessibility; ACCESSIBILITY_ENABLED, GNOME_ACCESSIBILITY, toolkit-accessibility and ScreenReaderEnabled made no difference. Without XDG_SESSION_TYPE=wayland it tries X11 and exits.',
   },
@@ -301,7 +322,7 @@ export function recognise(program: string, env: NodeJS.ProcessEnv, table: readon
  * belongs to, inserted after the program word. A command line too complex to
  * find its program in (a pipeline, an expansion) gets the environment only.
  */
-export function planLaunch(command: string, env: NodeJS.ProcessEnv, table: readonly AppFamily[] = APP_FAMILIES): LaunchPlan {
+export function planLaunch(command: string, env: NodeJS.ProcessEnv, table: readonly AppFamily[] = APP_FAMILIES, opts: { unseen?: boolean } = {}): LaunchPlan {
   const outEnv: Record<string, string> = {};
   for (const f of table) {
     Object.assign(outEnv, f.env ?? {});
@@ -312,6 +333,16 @@ export function planLaunch(command: string, env: NodeJS.ProcessEnv, table: reado
   const families = recognise(prog.program, env, table);
   const switches = [...new Set(families.flatMap((f) => f.switches ?? []))].filter((s) => !command.includes(s));
   const added = switches.map((s) => `${s} (${families.find((f) => f.switches?.includes(s))!.id} accessibility)`);
+  if (opts.unseen) {
+    for (const f of families) {
+      for (const s of f.backgroundSwitches?.switches ?? []) {
+        const name = s.split('=')[0];
+        if (command.includes(name) || switches.some((x) => x.split('=')[0] === name)) continue;
+        switches.push(/\s/.test(s) ? `'${s}'` : s);
+        added.push(`${s} (${f.id}: ${f.backgroundSwitches!.why})`);
+      }
+    }
+  }
   const cmd = switches.length ? `${command.slice(0, prog.end)} ${switches.join(' ')}${command.slice(prog.end)}` : command;
   const program = resolveProgram(prog.program, env);
   const splash = families.flatMap((f) => f.splash ?? []);
@@ -326,8 +357,8 @@ export function planLaunch(command: string, env: NodeJS.ProcessEnv, table: reado
 export class AppFamilyTable implements AppFamilies {
   constructor(private readonly table: readonly AppFamily[] = APP_FAMILIES) {}
 
-  planLaunch(command: string, env: NodeJS.ProcessEnv): LaunchPlan {
-    return planLaunch(command, env, this.table);
+  planLaunch(command: string, env: NodeJS.ProcessEnv, opts: { unseen?: boolean } = {}): LaunchPlan {
+    return planLaunch(command, env, this.table, opts);
   }
 
   keepFormatButton(window: { class: string; title: string }, buttons: readonly string[]): string | null {

@@ -14,7 +14,8 @@ import { ReadReuse, type ReuseTicket } from './read-reuse.js';
 import { TreeReader, isPasswordAttrs, nodeFromCacheItem, type CacheItems, type NodeRef, type RawNode } from './tree-reader.js';
 import { hasWindowTitled, pickWindow } from './window-matcher.js';
 import { DocumentText } from './document-text.js';
-import { engineOfClass, engineOfToolkit, type WebEngine } from './web-engines.js';
+import { readFileSync } from 'node:fs';
+import { engineOfClass, engineOfToolkit, undrawnOf, type WebEngine } from './web-engines.js';
 import { familyOfWindowClass } from './app-families.js';
 
 export interface AtspiAccessibilityOptions {
@@ -458,7 +459,8 @@ export class AtspiAccessibility implements Accessibility {
     // a page of an engine whose `showing` means in view: only what shows is read, unless scrolled-out objects are asked for
     const pageEngine = engineOfClass(window.class);
     // a window the compositor draws nowhere: an engine that then clears `showing` below it says nothing by it
-    const undrawn = window.drawn === false ? pageEngine?.undrawn : undefined;
+    // (unless its process was started so that its tree follows the page there: WebEngine.undrawnFollows)
+    const undrawn = window.drawn === false && pageEngine ? undrawnOf(pageEngine, pageEngine.undrawnFollows ? processArgs(window.pid) : null) : undefined;
     const showingSays = undrawn !== 'unshowing';
     const showingOnly = opts.offscreen !== true && pageEngine?.showingMeansInView === true ? (n: RawNode) => WEB_DOCUMENTS.has(n.roleId) : undefined;
     // a web view whose cached document may be a page it left (Chromium 156 keeps it in its cache after a navigation)
@@ -893,3 +895,14 @@ export class AtspiAccessibility implements Accessibility {
   }
 }
 
+/** The command line of a process of this machine (its arguments, the program first); null when it cannot be read. */
+export function processArgs(pid: number | null): string[] | null {
+  if (pid === null || !Number.isInteger(pid) || pid <= 0) return null;
+  try {
+    const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    const args = raw.split('\0').filter((a) => a !== '');
+    return args.length ? args : null;
+  } catch {
+    return null;
+  }
+}

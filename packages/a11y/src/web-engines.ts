@@ -54,13 +54,26 @@ export interface WebEngine {
   unshownIsHidden: boolean;
   /**
    * What its tree does while the compositor draws its window on no output (background mode's agent
-   * workspace on sway 1.7, a workspace nobody shows). `frozen`: the tree stays as it was when the
-   * page loaded: Chromium 156 ran a check box's action (the form posted it checked) and its tree
-   * still read it unchecked 30 s later; a new page (a link followed) does arrive. `unshowing`:
+   * workspace on sway 1.7, a workspace nobody shows), unless `undrawnFollows` says otherwise. `frozen`:
+   * the tree stays as it was when the page loaded: Chromium 156 ran a check box's action (the form
+   * posted it checked) and its tree still read it unchecked 30 s later; a new page (a link followed)
+   * does arrive. (Its pages stop drawing: requestAnimationFrame ran once in 20 s; the tree is serialized
+   * after each document lifecycle. --disable-renderer-backgrounding, --disable-backgrounding-occluded-
+   * windows, --disable-background-timer-throttling, --disable-gpu-vsync and --disable-gpu change
+   * nothing: the page stays `visible` to its scripts, it is the frames that stop.) `unshowing`:
    * the tree follows the page, but nothing below the window is `showing` (Firefox ESR 153), so
    * `showing` says nothing there.
    */
   undrawn: 'frozen' | 'unshowing';
+  /**
+   * What in the command line of the window's process (its arguments joined by spaces: Chromium rewrites
+   * its /proc/PID/cmdline into one string) says its tree follows the page while the window is not drawn,
+   * whatever `undrawn` says: Chromium whose renderers run with --disable-frame-rate-limit (a background
+   * launch gives it to them alone, AppFamily.backgroundSwitches in app-families.ts) draws its pages
+   * without waiting for the compositor, so their trees follow them. A window whose process lacks it (a
+   * browser the person started, and a background launch handed to it) stays `undrawn`.
+   */
+  undrawnFollows?: RegExp;
   /**
    * How long (ms, before the time policy's scale) an effect may take to show in the tree of an
    * undrawn window that still follows its page: Firefox ESR 153 showed a radio button checked 0.5 s
@@ -97,6 +110,7 @@ export const WEB_ENGINES: WebEngine[] = [
     showingMeansInView: true,
     unshownIsHidden: false,
     undrawn: 'frozen',
+    undrawnFollows: /(?:^|\s)--disable-frame-rate-limit(?:\s|$)/,
     ignoresEditableText: 'Chromium offers no AT-SPI EditableText on its fields (Chromium 156: Text and Action only)',
     keepsBackgroundDocuments: false,
     noiseActions: ['showContextMenu', 'clickAncestor', 'scrollIntoView', 'scrollToMakeVisible', 'scrollToPoint', 'setSequentialFocusNavigationStartingPoint'],
@@ -118,6 +132,16 @@ export const WEB_ENGINES: WebEngine[] = [
     noiseActions: ['showContextMenu', 'clickAncestor', 'customAction'],
   },
 ];
+
+/**
+ * What an engine's tree does while its window is not drawn, for a window of the process whose
+ * command line is `argv` (null when unknown): undefined when the tree follows the page as in a drawn
+ * window (WebEngine.undrawnFollows).
+ */
+export function undrawnOf(engine: WebEngine, argv: readonly string[] | null): WebEngine['undrawn'] | undefined {
+  if (engine.undrawnFollows && argv && engine.undrawnFollows.test(argv.join(' '))) return undefined;
+  return engine.undrawn;
+}
 
 /** The engine an application's toolkit name belongs to. */
 export function engineOfToolkit(toolkit: string): WebEngine | undefined {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { engineOfClass, evenInset } from '../src/web-engines.js';
+import { engineOfClass, evenInset, undrawnOf } from '../src/web-engines.js';
+import { planLaunch } from '../src/app-families.js';
+import { processArgs } from '../src/atspi-accessibility.js';
 
 describe('web engines: the surface inset', () => {
   it('splits the frame surplus over the window evenly (Chromium 156 on sway: 1296x791 frame, 1276x771 window)', () => {
@@ -20,5 +22,33 @@ describe('web engines: which window classes are a browser', () => {
   it('Zen Browser is Gecko, zenity (a GTK dialog tool) is no browser at all', () => {
     for (const c of ['zen', 'zen-browser', 'zen-alpha', 'firefox-esr', 'thunderbird']) expect(engineOfClass(c)?.id, c).toBe('gecko');
     for (const c of ['zenity', 'Zenity', 'zenmap']) expect(engineOfClass(c), c).toBeUndefined();
+  });
+});
+
+describe('web engines: an undrawn window, decided by its process', () => {
+  const chromium = engineOfClass('chromium')!;
+  const firefox = engineOfClass('firefox-esr')!;
+  it('Chromium started by a background launch (the renderer prefix of the launch plan) follows its page; one started plainly is frozen', () => {
+    const launched = planLaunch('chromium http://x/', { PATH: '/nonexistent' }, undefined, { unseen: true }).command;
+    // the word the shell passes: the quoted switch, unquoted
+    const word = /'([^']*)'/.exec(launched)![1];
+    expect(undrawnOf(chromium, ['/usr/lib/chromium/chromium', '--force-renderer-accessibility', word, 'http://x/'])).toBeUndefined();
+    expect(undrawnOf(chromium, ['/usr/lib/chromium/chromium', '--force-renderer-accessibility', 'http://x/'])).toBe('frozen');
+    // Chromium rewrites its /proc/PID/cmdline into one string of its arguments joined by spaces
+    expect(undrawnOf(chromium, [`/usr/lib/chromium/chromium --force-renderer-accessibility ${word} http://x/`])).toBeUndefined();
+    expect(undrawnOf(chromium, null)).toBe('frozen');
+    // the flag given to the browser itself reaches its renderers too (and spins its display compositor)
+    expect(undrawnOf(chromium, ['chromium', '--disable-frame-rate-limit'])).toBeUndefined();
+    expect(undrawnOf(chromium, ['chromium', '--renderer-cmd-prefix=gdb --args'])).toBe('frozen');
+    expect(undrawnOf(chromium, ['chromium', '--renderer-cmd-prefix=/proc/self/exe --disable-frame-rate-limits'])).toBe('frozen');
+  });
+  it('Firefox is unshowing whatever its command line', () => {
+    expect(undrawnOf(firefox, ['firefox-esr', '--renderer-cmd-prefix=/proc/self/exe --disable-frame-rate-limit'])).toBe('unshowing');
+  });
+  it('reads a process command line from /proc, and nothing for a pid that is not one', () => {
+    expect(processArgs(process.pid)?.[0]).toMatch(/node/);
+    expect(processArgs(null)).toBeNull();
+    expect(processArgs(0)).toBeNull();
+    expect(processArgs(2 ** 30)).toBeNull();
   });
 });

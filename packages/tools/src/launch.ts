@@ -80,7 +80,7 @@ async function waitPageLoad(ctx: ToolContext, address: string, ms: number): Prom
 /** The application-family table's plan for this command (the command as given when no table is registered). */
 function planFor(ctx: ToolContext, command: string): LaunchPlan {
   if (!ctx.services.has(Tokens.AppFamilies)) return { command, env: {}, families: [], added: [] };
-  return ctx.services.get<AppFamilies>(Tokens.AppFamilies).planLaunch(command, ctx.env);
+  return ctx.services.get<AppFamilies>(Tokens.AppFamilies).planLaunch(command, ctx.env, ctx.config.background ? { unseen: true } : {});
 }
 
 const launchOutput = z.strictObject({

@@ -26,9 +26,11 @@ export interface AppFamilies {
   /**
    * How to start `command` on this session: switches for the families the
    * program belongs to, and the environment every toolkit reads at start.
-   * `env` is the session environment (PATH to find the program).
+   * `env` is the session environment (PATH to find the program). `opts.unseen`: the launch opens
+   * the window where no output may draw it (background mode's agent workspace), and the families'
+   * switches for that are added too.
    */
-  planLaunch(command: string, env: NodeJS.ProcessEnv): LaunchPlan;
+  planLaunch(command: string, env: NodeJS.ProcessEnv, opts?: { unseen?: boolean }): LaunchPlan;
   /**
    * The button that keeps the format the person chose, when a window (its class and title, and its
    * buttons) is an app's question after a Save in a format not its own ("Keep current format?");
