@@ -36,8 +36,9 @@ export interface AppFamily {
   switches?: string[];
   /**
    * Switches added as well when the launch opens the window where no output may draw it (background
-   * mode's agent workspace), unless a switch of that name is already given; `why` goes in the launch's
-   * note. One with a space is passed as one (quoted) word.
+   * mode's agent workspace) and the person allowed what they cost (config backgroundLivePages), unless a
+   * switch of that name is already given; `why` goes in the launch's note. One with a space is passed
+   * as one (quoted) word.
    */
   backgroundSwitches?: { switches: string[]; why: string };
   /** Windows shown only while the app starts (regular expression sources for class and title): never the launch's answer. */
@@ -322,7 +323,7 @@ export function recognise(program: string, env: NodeJS.ProcessEnv, table: readon
  * belongs to, inserted after the program word. A command line too complex to
  * find its program in (a pipeline, an expansion) gets the environment only.
  */
-export function planLaunch(command: string, env: NodeJS.ProcessEnv, table: readonly AppFamily[] = APP_FAMILIES, opts: { unseen?: boolean } = {}): LaunchPlan {
+export function planLaunch(command: string, env: NodeJS.ProcessEnv, table: readonly AppFamily[] = APP_FAMILIES, opts: { unseen?: boolean; livePages?: boolean } = {}): LaunchPlan {
   const outEnv: Record<string, string> = {};
   for (const f of table) {
     Object.assign(outEnv, f.env ?? {});
@@ -333,7 +334,8 @@ export function planLaunch(command: string, env: NodeJS.ProcessEnv, table: reado
   const families = recognise(prog.program, env, table);
   const switches = [...new Set(families.flatMap((f) => f.switches ?? []))].filter((s) => !command.includes(s));
   const added = switches.map((s) => `${s} (${families.find((f) => f.switches?.includes(s))!.id} accessibility)`);
-  if (opts.unseen) {
+  // only where the person allowed what they cost (config backgroundLivePages)
+  if (opts.unseen && opts.livePages) {
     for (const f of families) {
       for (const s of f.backgroundSwitches?.switches ?? []) {
         const name = s.split('=')[0];
@@ -357,7 +359,7 @@ export function planLaunch(command: string, env: NodeJS.ProcessEnv, table: reado
 export class AppFamilyTable implements AppFamilies {
   constructor(private readonly table: readonly AppFamily[] = APP_FAMILIES) {}
 
-  planLaunch(command: string, env: NodeJS.ProcessEnv, opts: { unseen?: boolean } = {}): LaunchPlan {
+  planLaunch(command: string, env: NodeJS.ProcessEnv, opts: { unseen?: boolean; livePages?: boolean } = {}): LaunchPlan {
     return planLaunch(command, env, this.table, opts);
   }
 

@@ -44,17 +44,20 @@ describe('planLaunch: the family table applied to a command', () => {
 
   it('adds the background switches only to a launch no output may draw, as one quoted word, once', () => {
     const prefix = '--renderer-cmd-prefix=/proc/self/exe --disable-frame-rate-limit';
-    const p = planLaunch('chromium http://x/', env, undefined, { unseen: true });
+    const p = planLaunch('chromium http://x/', env, undefined, { unseen: true, livePages: true });
     expect(p.command).toBe(`chromium --force-renderer-accessibility '${prefix}' http://x/`);
     expect(p.added[0]).toBe('--force-renderer-accessibility (chromium accessibility)');
     expect(p.added[1]).toMatch(/^--renderer-cmd-prefix=\/proc\/self\/exe --disable-frame-rate-limit \(chromium: .*follows.*namespace sandbox\)$/);
-    // a launch the person sees gets none; a command that names a renderer prefix of its own keeps it
+    // a launch the person sees gets none, nor an unseen one the person did not allow the cost of; a
+    // command that names a renderer prefix of its own keeps it
     expect(planLaunch('chromium http://x/', env).command).toBe('chromium --force-renderer-accessibility http://x/');
-    expect(planLaunch('chromium --renderer-cmd-prefix=gdb http://x/', env, undefined, { unseen: true }).command).toBe('chromium --force-renderer-accessibility --renderer-cmd-prefix=gdb http://x/');
+    expect(planLaunch('chromium http://x/', env, undefined, { unseen: true }).command).toBe('chromium --force-renderer-accessibility http://x/');
+    expect(planLaunch('chromium http://x/', env, undefined, { unseen: true, livePages: false }).command).toBe('chromium --force-renderer-accessibility http://x/');
+    expect(planLaunch('chromium --renderer-cmd-prefix=gdb http://x/', env, undefined, { unseen: true, livePages: true }).command).toBe('chromium --force-renderer-accessibility --renderer-cmd-prefix=gdb http://x/');
     // the switch is for Chromium itself: Electron apps (not measured) and other programs get none
-    expect(planLaunch(`${env.PATH}/myapp/electronapp --x`, env, undefined, { unseen: true }).command).toBe(`${env.PATH}/myapp/electronapp --force-renderer-accessibility --x`);
-    expect(planLaunch('qtapp', env, undefined, { unseen: true }).command).toBe('qtapp');
-    expect(new AppFamilyTable().planLaunch('chromium', env, { unseen: true }).command).toBe(`chromium --force-renderer-accessibility '${prefix}'`);
+    expect(planLaunch(`${env.PATH}/myapp/electronapp --x`, env, undefined, { unseen: true, livePages: true }).command).toBe(`${env.PATH}/myapp/electronapp --force-renderer-accessibility --x`);
+    expect(planLaunch('qtapp', env, undefined, { unseen: true, livePages: true }).command).toBe('qtapp');
+    expect(new AppFamilyTable().planLaunch('chromium', env, { unseen: true, livePages: true }).command).toBe(`chromium --force-renderer-accessibility '${prefix}'`);
   });
 
   it('recognises an Electron app by the app.asar beside it, and Electron binaries by name', () => {

@@ -29,7 +29,7 @@ describe('web engines: an undrawn window, decided by its process', () => {
   const chromium = engineOfClass('chromium')!;
   const firefox = engineOfClass('firefox-esr')!;
   it('Chromium started by a background launch (the renderer prefix of the launch plan) follows its page; one started plainly is frozen', () => {
-    const launched = planLaunch('chromium http://x/', { PATH: '/nonexistent' }, undefined, { unseen: true }).command;
+    const launched = planLaunch('chromium http://x/', { PATH: '/nonexistent' }, undefined, { unseen: true, livePages: true }).command;
     // the word the shell passes: the quoted switch, unquoted
     const word = /'([^']*)'/.exec(launched)![1];
     expect(undrawnOf(chromium, ['/usr/lib/chromium/chromium', '--force-renderer-accessibility', word, 'http://x/'])).toBeUndefined();

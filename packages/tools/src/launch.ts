@@ -80,7 +80,7 @@ async function waitPageLoad(ctx: ToolContext, address: string, ms: number): Prom
 /** The application-family table's plan for this command (the command as given when no table is registered). */
 function planFor(ctx: ToolContext, command: string): LaunchPlan {
   if (!ctx.services.has(Tokens.AppFamilies)) return { command, env: {}, families: [], added: [] };
-  return ctx.services.get<AppFamilies>(Tokens.AppFamilies).planLaunch(command, ctx.env, ctx.config.background ? { unseen: true } : {});
+  return ctx.services.get<AppFamilies>(Tokens.AppFamilies).planLaunch(command, ctx.env, ctx.config.background ? { unseen: true, livePages: ctx.config.backgroundLivePages } : {});
 }
 
 const launchOutput = z.strictObject({

@@ -26,6 +26,10 @@ export const ConfigSchema = z
       .boolean()
       .default(false)
       .describe('Background mode: work beside the person. No tool moves the seat\'s pointer, sends key events to the seat, or changes the keyboard focus, the active window or the visible workspace; element tools work through accessibility alone (AT-SPI actions, editable text, selection) and anything that needs the seat is refused with refused.background before anything is sent. The takeover pause does not stop background work; the stop chord and hypruse stop do. Env: HYPRUSE_BACKGROUND.'),
+    backgroundLivePages: z
+      .boolean()
+      .default(false)
+      .describe('Background mode, Chromium and the browsers built on it when hypruse launches them: start their page renderers through a command prefix that keeps each page\'s accessibility tree current where no output draws the window (an agent workspace no monitor shows), so actions there are verified instead of refused. Cost: those renderers keep Chromium\'s seccomp-bpf sandbox but not its namespace sandbox (they share the person\'s user, pid and network namespaces). Only the person sets it. Env: HYPRUSE_BACKGROUND_LIVE_PAGES.'),
     readonly: z.boolean().default(false).describe('Only observation tools are available. Env: HYPRUSE_READONLY.'),
     clipboard: z.boolean().default(false).describe('Enable the clipboard tool (never in read-only mode). Env: HYPRUSE_CLIPBOARD.'),
     screenshot: z

@@ -125,6 +125,7 @@ export function tightenWith(base: HypruseConfig, raw: Raw, parsed: HypruseConfig
   // where hypruse works and whether it works beside the person: the person's choice
   if (has(raw, 'desk') && parsed.desk !== base.desk) keep('desk', 'only the person chooses where hypruse works');
   if (has(raw, 'background') && parsed.background !== base.background) keep('background', 'only the person chooses background mode (it changes what pauses the agent)');
+  if (has(raw, 'backgroundLivePages') && parsed.backgroundLivePages !== base.backgroundLivePages) keep('backgroundLivePages', "only the person weakens a browser's sandbox");
   // plugins run code: only from a folder the person trusts
   if (has(raw, 'plugins') && parsed.plugins.length) {
     if (opts.trusted) {

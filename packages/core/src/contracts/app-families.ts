@@ -30,7 +30,7 @@ export interface AppFamilies {
    * the window where no output may draw it (background mode's agent workspace), and the families'
    * switches for that are added too.
    */
-  planLaunch(command: string, env: NodeJS.ProcessEnv, opts?: { unseen?: boolean }): LaunchPlan;
+  planLaunch(command: string, env: NodeJS.ProcessEnv, opts?: { unseen?: boolean; livePages?: boolean }): LaunchPlan;
   /**
    * The button that keeps the format the person chose, when a window (its class and title, and its
    * buttons) is an app's question after a Save in a format not its own ("Keep current format?");
