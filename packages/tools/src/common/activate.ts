@@ -2,7 +2,7 @@ import { Tokens, backgroundRefusal, type A11yElement, type Desktop, type ToolCon
 import { compositorOf, requirePosition } from './desktop.js';
 
 /** What to do about a window whose app does not update its tree while it is not drawn (UiRead.frozen). */
-export const FROZEN_HINT = 'ui, get_text and following links work there; ask the person to bring the window into view (wm move_window) or turn background mode off; a compositor that gives the agent an output of its own draws its windows';
+export const FROZEN_HINT = 'ui, get_text and following links work there; ask the person to bring the window into view (wm move_window) or turn background mode off; a compositor that gives the agent an output of its own draws its windows; a Chromium launched in background mode while the person allows backgroundLivePages keeps its pages current (it costs its renderers\' namespace sandbox)';
 
 /** Action names that activate a control (a button, a check box, a link: ATK's and Gecko's 'jump'), in the order tried. */
 export const ACTIVATE_ACTIONS = ['click', 'press', 'activate', 'jump'];
