@@ -274,8 +274,8 @@ describe.skipIf(!desk)('background mode: the element tasks of the real-app suite
     // measured on the test desktop (sway 1.7): 40 of 57 (70.2%), of which the desktop apps' 17 of 23 (73.9%)
     // and the browsers' 23 of 34: Chromium 13 of 18 (the server runs as a person who allowed
     // backgroundLivePages: its background launch gives its renderers --disable-frame-rate-limit, so its
-    // pages' tree follows them on the undrawn agent workspace; without it, 6 of 18: the page
-    // menu, the late button, the row scrolled to, Size, Blue, Gift wrap and the order placed now complete;
+    // pages' tree follows them on the undrawn agent workspace, and the page menu, the late button, the row
+    // scrolled to, Size, Blue, Gift wrap and the order placed complete; without it they are refused, 6 of 18;
     // its five text fields are refused, it has no EditableText) and Firefox 10 of 16 (its three-tab read,
     // page menu and late button left out: each failed in a CI run of the whole suite, an undrawn Firefox's
     // tree lagging the page). Refused among the desktop apps: Thunar's File and View menus (filled only when
