@@ -122,11 +122,11 @@ async function run(kit: BackgroundKit, desk: Desktop, browser: Browser): Promise
           return [];
         }
       });
-      await waitFor(async () => renderers().length > 0, scaledMs(15000), 'a renderer of the browser');
+      await waitFor(async () => renderers().length > 0, 15000, 'a renderer of the browser');
       expect(renderers().every((c) => /(^|\s)--disable-frame-rate-limit(\s|$)/.test(c)), 'every renderer runs with --disable-frame-rate-limit').toBe(true);
     }
-    await waitFor(async () => (await title()).startsWith('Start page'), scaledMs(30000), `${browser} shows the start page`);
-    const titled = (prefix: string, what: string) => waitFor(async () => (await title()).startsWith(prefix), scaledMs(15000), what);
+    await waitFor(async () => (await title()).startsWith('Start page'), 30000, `${browser} shows the start page`);
+    const titled = (prefix: string, what: string) => waitFor(async () => (await title()).startsWith(prefix), 15000, what);
     const stillTitled = (prefix: string) => async () => {
       await new Promise((r) => setTimeout(r, scaledMs(800)));
       expect(await title(), 'the page as it was').toMatch(new RegExp(`^${prefix}`));
@@ -147,7 +147,7 @@ async function run(kit: BackgroundKit, desk: Desktop, browser: Browser): Promise
     let since = site.gets.length;
     if (!(await task(browser, 'a link followed by its name (the GET, the title)', async () => {
       await call('click_ui', { name: 'Menu page', role: 'link', window });
-      await waitFor(async () => got('/menu.html', since), scaledMs(15000), 'the browser asked for the menu page');
+      await waitFor(async () => got('/menu.html', since), 15000, 'the browser asked for the menu page');
       await titled('Pick a colour', 'the menu page shows');
       await call('wait_for', { event: 'element', name: 'Choose a colour', window, timeout_s: 20 });
     }, noGet('/menu.html', since)))) return;
@@ -163,7 +163,7 @@ async function run(kit: BackgroundKit, desk: Desktop, browser: Browser): Promise
     since = site.gets.length;
     if (!(await task(browser, 'another link followed by its name (the GET, the title)', async () => {
       await call('click_ui', { name: 'Late page', role: 'link', window });
-      await waitFor(async () => got('/late.html', since), scaledMs(15000), 'the browser asked for the linked page');
+      await waitFor(async () => got('/late.html', since), 15000, 'the browser asked for the linked page');
       await titled('Late page', 'the late page shows');
     }, noGet('/late.html', since)))) return;
     // not measured in Firefox: a button the page adds after its load did not show in an undrawn Firefox's
@@ -179,7 +179,7 @@ async function run(kit: BackgroundKit, desk: Desktop, browser: Browser): Promise
     since = site.gets.length;
     if (!(await task(browser, 'a third link followed by its name (the GET, the title)', async () => {
       await call('click_ui', { name: 'Long page', role: 'link', window });
-      await waitFor(async () => got('/long.html', since), scaledMs(15000), 'the browser asked for the long page');
+      await waitFor(async () => got('/long.html', since), 15000, 'the browser asked for the long page');
       await titled('Long page', 'the long page shows');
     }, noGet('/long.html', since)))) return;
     await task(browser, 'a long page: ui lists the rows in view only', async () => {
@@ -197,7 +197,7 @@ async function run(kit: BackgroundKit, desk: Desktop, browser: Browser): Promise
     since = site.gets.length;
     if (!(await task(browser, 'a link fixed in the window followed by its name (the GET, the title)', async () => {
       await call('click_ui', { name: 'Order form', role: 'link', window });
-      await waitFor(async () => got('/form.html', since), scaledMs(15000), 'the browser asked for the form');
+      await waitFor(async () => got('/form.html', since), 15000, 'the browser asked for the form');
       await titled('Order form', 'the form shows');
       await call('wait_for', { event: 'element', name: 'Place order', window, timeout_s: 20 });
     }, noGet('/form.html', since)))) return;
@@ -207,7 +207,7 @@ async function run(kit: BackgroundKit, desk: Desktop, browser: Browser): Promise
     for (const f of FILLS) {
       const ok = await task(browser, `act ${String(f.args.action)} '${String(f.args.name)}'`, async () => {
         await call('act', { ...f.args, window });
-        await waitFor(async () => f.read(await atspi(pid)) === f.filled, scaledMs(10000), `libatspi reads ${String(f.args.name)} filled`);
+        await waitFor(async () => f.read(await atspi(pid)) === f.filled, 10000, `libatspi reads ${String(f.args.name)} filled`);
       }, async () => expect(f.read(await atspi(pid)), `${String(f.args.name)} as it was`).toEqual(f.empty));
       if (ok) done.add(f);
     }
