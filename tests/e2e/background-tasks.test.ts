@@ -44,7 +44,7 @@ describe.skipIf(!desk)('background mode: the element tasks of the real-app suite
     await swaymsg(`[con_id=${personCon}]`, 'focus');
     await waitFor(async () => (await swayNodes()).find((n) => n.focused)?.id === personCon, 3000, "the person's window to hold the focus");
     watcher = await watchSway(desk!.env.SWAYSOCK, ['window']);
-    server = await startServerExactEnv({ HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_RUNTIME_DIR: desk!.env.XDG_RUNTIME_DIR, HYPRUSE_INDICATOR: '0', HYPRUSE_BACKGROUND: '1', HYPRUSE_BACKGROUND_LIVE_PAGES: '1' });
+    server = await startServerExactEnv({ HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_RUNTIME_DIR: desk!.env.XDG_RUNTIME_DIR, HYPRUSE_INDICATOR: '0', HYPRUSE_BACKGROUND: '1' });
     kit = backgroundKit(server, desk!, watcher);
   }, scaledMs(60000));
 

@@ -88,7 +88,7 @@ async function run(kit: BackgroundKit, desk: Desktop, browser: Browser): Promise
   let server: Server | null = null;
   let pid = 0;
   try {
-    server = await startServerAsPerson(desk, home, { HYPRUSE_BACKGROUND: '1' });
+    server = await startServerAsPerson(desk, home, { HYPRUSE_BACKGROUND: '1', HYPRUSE_BACKGROUND_LIVE_PAGES: '1' });
     const srv = server;
     /** One tool call of a task (the kit's rule): refused.background ends the task as refused, another error as failed. */
     const call = async (tool: string, args: Record<string, unknown>) => {
