@@ -3,9 +3,7 @@
 // holding the page's controls, for a moment. Such a read is made again (atspi-accessibility.ts);
 // this is the judgement of when.
 import { describe, expect, it } from 'vitest';
-import { HypruseError } from '@hypruse/core';
-import { isUnanswered, unbuiltDocument } from '../../packages/a11y/src/atspi-accessibility.js';
-import { withDeadline } from '../../packages/a11y/src/deadline.js';
+import { unbuiltDocument } from '../../packages/a11y/src/atspi-accessibility.js';
 import { Role } from '../../packages/a11y/src/atspi-constants.js';
 import type { RawNode } from '../../packages/a11y/src/tree-reader.js';
 
@@ -27,18 +25,5 @@ describe('a web document still being built', () => {
     expect(unbuiltDocument(node(Role.FRAME, [node(Role.INVALID)]))).toBe(false);
     const deep = node(Role.FRAME, [node(Role.PANEL, [node(Role.PANEL, [node(Role.PANEL, [node(Role.INVALID, [node(Role.PUSH_BUTTON)])])])])]);
     expect(unbuiltDocument(deep)).toBe(false);
-  });
-});
-
-describe('an application that did not answer', () => {
-  it('is told from other errors by the deadline that fired (a read is then made once more)', async () => {
-    const fired = await withDeadline(20, 'soffice', undefined, () => new Promise(() => undefined)).catch((e: unknown) => e);
-    expect(isUnanswered(fired)).toBe(true);
-    expect(isUnanswered(new HypruseError('error.a11y', 'soffice closed its window'))).toBe(false);
-    expect(isUnanswered(new Error('did not answer'))).toBe(false);
-    const aborted = new AbortController();
-    aborted.abort();
-    const cancelled = await withDeadline(1000, 'soffice', aborted.signal, () => new Promise(() => undefined)).catch((e: unknown) => e);
-    expect(isUnanswered(cancelled)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import {
-  HypruseError, NotFoundError, UsageError, scaledMs, throwIfAborted,
+  NotFoundError, UsageError, scaledMs, throwIfAborted,
   type A11yElement, type A11yOption, type Rect, type A11yReadOptions, type A11yReadResult, type A11yWindowQuery, type Accessibility, type Logger,
 } from '@hypruse/core';
 import { AtspiBus, isGoneError, isMissingInterfaceError, type BusSignal } from './atspi-bus.js';
@@ -58,11 +58,6 @@ interface RegisteredApp {
 const FOCUSED_TEXT_LIMIT = 10000;
 /** Documents of web pages (a page's focus, not a text field unless editable). */
 const WEB_DOCUMENTS: ReadonlySet<number> = new Set([Role.DOCUMENT_WEB, Role.DOCUMENT_FRAME]);
-
-/** The error of a deadline that fired: an application did not answer in time (deadline.ts). */
-export function isUnanswered(err: unknown): boolean {
-  return err instanceof HypruseError && err.code === 'error.a11y' && typeof (err.data as { timeoutMs?: unknown } | undefined)?.timeoutMs === 'number';
-}
 
 /** A node near a web window's root holding children while its role reads ROLE_INVALID: a document the engine is still building. */
 export function unbuiltDocument(root: RawNode, depth = 3): boolean {
@@ -300,18 +295,7 @@ export class AtspiAccessibility implements Accessibility {
     // the applications listened to for this read, given back once it is kept (or not)
     const ends: Array<() => void> = [];
     try {
-      let fresh: Awaited<ReturnType<AtspiAccessibility['readFresh']>>;
-      try {
-        fresh = await this.readFresh(window, opts, label, ends, ceiling);
-      } catch (err) {
-        // One more read when a call went unanswered: LibreOffice 7.4 was seen idle in its main loop,
-        // polling its accessibility connection with nothing to read, for the whole 6-15 s a read waited
-        // (4 of about 20 runs while other desktops worked beside it), so the call or its answer was lost
-        // on the way; an app that is really busy fails the second read too.
-        if (!isUnanswered(err) || opts.signal?.aborted) throw err;
-        this.logger?.debug(`a11y: ${label} did not answer; reading once more`);
-        fresh = await this.readFresh(window, opts, label, ends, ceiling);
-      }
+      const fresh = await this.readFresh(window, opts, label, ends, ceiling);
       if (fresh.kept) this.reuse.store(key, fresh.kept.ticket, { result: structuredClone(fresh.result as KeptRead['result']), frame: fresh.kept.frame });
       return fresh.result;
     } finally {
