@@ -5,8 +5,8 @@
 // submitted, and for Firefox a window of three tabs. Each browser is launched
 // plainly (`chromium URL`, `firefox-esr URL...`, a fresh profile) by a background-mode server run
 // as the person with only HOME, PATH and XDG_RUNTIME_DIR, so it opens on the agent's workspace
-// (Chromium's launch gives its renderers --disable-frame-rate-limit, checked in /proc, so that its pages'
-// tree follows them there).
+// (the person allowed backgroundLivePages: Chromium's launch gives its renderers
+// --disable-frame-rate-limit, checked in /proc, so that its pages' tree follows them there).
 // Judged by the local web server (the GETs, the form POST), the page titles sway reports and
 // libatspi; a task refused with refused.background is judged to have left the page as it was (no
 // request sent, the title unchanged, libatspi's field as before). Pages link to each other: in

@@ -1,5 +1,5 @@
 import {
-  NotFoundError, UsageError, scaledMs, throwIfAborted,
+  NotFoundError, UsageError, procfsTable, scaledMs, throwIfAborted,
   type A11yElement, type A11yOption, type Rect, type A11yReadOptions, type A11yReadResult, type A11yWindowQuery, type Accessibility, type Logger,
 } from '@hypruse/core';
 import { AtspiBus, isGoneError, isMissingInterfaceError, type BusSignal } from './atspi-bus.js';
@@ -14,7 +14,6 @@ import { ReadReuse, type ReuseTicket } from './read-reuse.js';
 import { TreeReader, isPasswordAttrs, nodeFromCacheItem, type CacheItems, type NodeRef, type RawNode } from './tree-reader.js';
 import { hasWindowTitled, pickWindow } from './window-matcher.js';
 import { DocumentText } from './document-text.js';
-import { readFileSync } from 'node:fs';
 import { engineOfClass, engineOfToolkit, undrawnOf, type WebEngine } from './web-engines.js';
 import { familyOfWindowClass } from './app-families.js';
 
@@ -460,7 +459,7 @@ export class AtspiAccessibility implements Accessibility {
     const pageEngine = engineOfClass(window.class);
     // a window the compositor draws nowhere: an engine that then clears `showing` below it says nothing by it
     // (unless its process was started so that its tree follows the page there: WebEngine.undrawnFollows)
-    const undrawn = window.drawn === false && pageEngine ? undrawnOf(pageEngine, pageEngine.undrawnFollows ? processArgs(window.pid) : null) : undefined;
+    const undrawn = window.drawn === false && pageEngine ? undrawnOf(pageEngine, pageEngine.undrawnFollows && window.pid !== null ? (procfsTable.args?.(window.pid) ?? null) : null) : undefined;
     const showingSays = undrawn !== 'unshowing';
     const showingOnly = opts.offscreen !== true && pageEngine?.showingMeansInView === true ? (n: RawNode) => WEB_DOCUMENTS.has(n.roleId) : undefined;
     // a web view whose cached document may be a page it left (Chromium 156 keeps it in its cache after a navigation)
@@ -891,18 +890,6 @@ export class AtspiAccessibility implements Accessibility {
     }
     const failed = listed.filter((r) => r.status === 'rejected').length;
     if (failed > 0) this.logger?.debug(`a11y: ${failed} app(s) did not answer during the title fallback`);
-    return null;
-  }
-}
-
-/** The command line of a process of this machine (its arguments, the program first); null when it cannot be read. */
-export function processArgs(pid: number | null): string[] | null {
-  if (pid === null || !Number.isInteger(pid) || pid <= 0) return null;
-  try {
-    const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    const args = raw.split('\0').filter((a) => a !== '');
-    return args.length ? args : null;
-  } catch {
     return null;
   }
 }

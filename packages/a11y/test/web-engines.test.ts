@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { engineOfClass, evenInset, undrawnOf } from '../src/web-engines.js';
 import { planLaunch } from '../src/app-families.js';
-import { processArgs } from '../src/atspi-accessibility.js';
 
 describe('web engines: the surface inset', () => {
   it('splits the frame surplus over the window evenly (Chromium 156 on sway: 1296x791 frame, 1276x771 window)', () => {
@@ -44,11 +43,5 @@ describe('web engines: an undrawn window, decided by its process', () => {
   });
   it('Firefox is unshowing whatever its command line', () => {
     expect(undrawnOf(firefox, ['firefox-esr', '--renderer-cmd-prefix=/proc/self/exe --disable-frame-rate-limit'])).toBe('unshowing');
-  });
-  it('reads a process command line from /proc, and nothing for a pid that is not one', () => {
-    expect(processArgs(process.pid)?.[0]).toMatch(/node/);
-    expect(processArgs(null)).toBeNull();
-    expect(processArgs(0)).toBeNull();
-    expect(processArgs(2 ** 30)).toBeNull();
   });
 });

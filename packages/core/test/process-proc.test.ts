@@ -51,4 +51,20 @@ describe('procfs table over a procfs-shaped folder', () => {
     expect(table.envVar(500, 'HYPRUSE_LAUNCH_TOKEN')).toBeNull(); // no environ file
     expect(procfsTableAt(join(root, 'missing')).pids()).toEqual([]);
   });
+
+  it('reads a process\'s arguments (a program that rewrote its command line into one string stays one), and none for a pid that is not one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hypruse-proc-args-'));
+    mkdirSync(join(dir, '41'));
+    writeFileSync(join(dir, '41', 'cmdline'), 'chromium\0--force-renderer-accessibility\0http://x/\0');
+    mkdirSync(join(dir, '42'));
+    writeFileSync(join(dir, '42', 'cmdline'), '/usr/lib/chromium/chromium --type=renderer --disable-frame-rate-limit ');
+    mkdirSync(join(dir, '43'));
+    writeFileSync(join(dir, '43', 'cmdline'), '');
+    const table = procfsTableAt(dir);
+    expect(table.args?.(41)).toEqual(['chromium', '--force-renderer-accessibility', 'http://x/']);
+    expect(table.args?.(42)).toEqual(['/usr/lib/chromium/chromium --type=renderer --disable-frame-rate-limit ']);
+    expect(table.program?.(41)?.argv0).toBe('chromium');
+    for (const pid of [43, 44, 0, -1, 1.5]) expect(table.args?.(pid), String(pid)).toBeNull();
+    rmSync(dir, { recursive: true, force: true });
+  });
 });

@@ -26,6 +26,8 @@ export interface ProcessTable {
   group?(pid: number): Pick<ProcStat, 'pgrp' | 'session'> | null;
   /** The program a live process runs (its executable's path, and its argv[0]), or null. Optional, like `group`. */
   program?(pid: number): { exe: string | null; argv0: string | null } | null;
+  /** The arguments a live process runs with (argv, the program first), or null (gone, unreadable, empty). Optional, like `group`. */
+  args?(pid: number): string[] | null;
 }
 
 /** Parse `/proc/<pid>/stat` text; the command name may contain spaces and parentheses. */
@@ -61,6 +63,17 @@ export function environValue(environ: string, name: string): string | null {
   return null;
 }
 
+/** `/proc/<pid>/cmdline` as its arguments, or null (gone, unreadable, a kernel thread's empty one). */
+function readArgs(pid: number, procRoot: string): string[] | null {
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  try {
+    const args = readFileSync(`${procRoot}/${pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+    return args.length ? args : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A `ProcessTable` over a procfs mount (default `/proc`). */
 export function procfsTableAt(procRoot: string): ProcessTable {
   return {
@@ -84,13 +97,10 @@ export function procfsTableAt(procRoot: string): ProcessTable {
       } catch {
         /* another user's process, or gone */
       }
-      try {
-        argv0 = readFileSync(`${procRoot}/${pid}/cmdline`, 'utf8').split('\0')[0] || null;
-      } catch {
-        /* gone */
-      }
+      argv0 = readArgs(pid, procRoot)?.[0] ?? null;
       return exe === null && argv0 === null ? null : { exe, argv0 };
     },
+    args: (pid) => readArgs(pid, procRoot),
     pids() {
       try {
         return readdirSync(procRoot).filter((n) => /^\d+$/.test(n)).map(Number);
